@@ -1,0 +1,230 @@
+//! Reading and writing topology files (YAML and JSON, one model), with errors that say where
+//! the problem is and how to fix it, and writes that never leave a half-written file.
+
+mod schema;
+
+pub use schema::topology_schema;
+
+use crate::topology::{FORMAT_VERSION, Topology};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// File formats for topologies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Yaml,
+    Json,
+}
+
+impl Format {
+    /// By extension: `.json` is JSON, everything else YAML (a superset of JSON anyway).
+    pub fn from_path(path: &Path) -> Format {
+        match path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(|e| e.to_ascii_lowercase())
+        {
+            Some(e) if e == "json" => Format::Json,
+            _ => Format::Yaml,
+        }
+    }
+}
+
+/// Everything that can go wrong reading or writing a topology file.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("{path}: cannot read the file: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path}: cannot write the file: {source}")]
+    Write {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path}:{line}:{column}: {message}")]
+    Parse {
+        path: String,
+        line: usize,
+        column: usize,
+        /// Dotted path of the offending field, empty for syntax errors.
+        field: String,
+        message: String,
+    },
+    #[error(
+        "{path}: format version {found} is not supported; this Baton reads version {FORMAT_VERSION}. \
+         Upgrade Baton, or set `version: {FORMAT_VERSION}`"
+    )]
+    Version { path: String, found: u64 },
+    #[error("{0}")]
+    Serialize(String),
+}
+
+impl ConfigError {
+    /// A stable machine-readable code, for the UI's `{code, message}`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ConfigError::Read { .. } => "config.read",
+            ConfigError::Write { .. } => "config.write",
+            ConfigError::Parse { field, .. } if field.is_empty() => "config.syntax",
+            ConfigError::Parse { .. } => "config.type",
+            ConfigError::Version { .. } => "config.version",
+            ConfigError::Serialize(_) => "config.serialize",
+        }
+    }
+}
+
+/// Reads and parses a topology file. References between parts are not checked here; call
+/// [`Topology::validate`] (or lint) for that.
+pub fn load(path: &Path) -> Result<Topology, ConfigError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        path: path.display().to_string(),
+        source,
+    })?;
+    parse(&text, Format::from_path(path), &path.display().to_string())
+}
+
+/// Parses topology text. `origin` names the source in errors (a path, or `<input>`).
+pub fn parse(text: &str, format: Format, origin: &str) -> Result<Topology, ConfigError> {
+    let parsed = match format {
+        Format::Json => parse_json(text, origin),
+        Format::Yaml => parse_yaml(text, origin),
+    };
+    let version = peek_version(text, format);
+    match (parsed, version) {
+        (_, Some(v)) if v != u64::from(FORMAT_VERSION) => Err(ConfigError::Version {
+            path: origin.into(),
+            found: v,
+        }),
+        (Ok(mut t), _) => {
+            t.normalize();
+            Ok(t)
+        }
+        (Err(e), _) => Err(e),
+    }
+}
+
+fn peek_version(text: &str, format: Format) -> Option<u64> {
+    #[derive(Deserialize)]
+    struct Peek {
+        version: Option<u64>,
+    }
+    match format {
+        Format::Json => serde_json::from_str::<Peek>(text).ok()?.version,
+        Format::Yaml => serde_norway::from_str::<Peek>(text).ok()?.version,
+    }
+}
+
+fn field_path(p: &serde_path_to_error::Path) -> String {
+    let s = p.to_string();
+    if s == "." { String::new() } else { s }
+}
+
+fn parse_json(text: &str, origin: &str) -> Result<Topology, ConfigError> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let r: Result<Topology, _> = serde_path_to_error::deserialize(&mut de);
+    let t = r.map_err(|e| {
+        let field = field_path(e.path());
+        let inner = e.into_inner();
+        let syntax = !matches!(inner.classify(), serde_json::error::Category::Data);
+        ConfigError::Parse {
+            path: origin.into(),
+            line: inner.line(),
+            column: inner.column(),
+            field: if syntax { String::new() } else { field.clone() },
+            message: describe(&field, syntax, &inner.to_string()),
+        }
+    })?;
+    de.end().map_err(|e| ConfigError::Parse {
+        path: origin.into(),
+        line: e.line(),
+        column: e.column(),
+        field: String::new(),
+        message: format!("unexpected text after the topology: {e}"),
+    })?;
+    Ok(t)
+}
+
+fn parse_yaml(text: &str, origin: &str) -> Result<Topology, ConfigError> {
+    // A first pass finds syntax errors (no field involved); the typed pass then names fields.
+    if let Err(e) = serde_norway::from_str::<serde_norway::Value>(text) {
+        let (line, column) = e
+            .location()
+            .map(|l| (l.line(), l.column()))
+            .unwrap_or((0, 0));
+        return Err(ConfigError::Parse {
+            path: origin.into(),
+            line,
+            column,
+            field: String::new(),
+            message: describe("", true, &e.to_string()),
+        });
+    }
+    let de = serde_norway::Deserializer::from_str(text);
+    let r: Result<Topology, _> = serde_path_to_error::deserialize(de);
+    r.map_err(|e| {
+        let field = field_path(e.path());
+        let inner = e.into_inner();
+        let (line, column) = inner
+            .location()
+            .map(|l| (l.line(), l.column()))
+            .unwrap_or((0, 0));
+        ConfigError::Parse {
+            path: origin.into(),
+            line,
+            column,
+            field: field.clone(),
+            message: describe(&field, false, &inner.to_string()),
+        }
+    })
+}
+
+fn describe(field: &str, syntax: bool, raw: &str) -> String {
+    // Both parsers append "at line L column C"; we print the position up front instead.
+    let raw = raw.split(" at line ").next().unwrap_or(raw).trim();
+    if syntax {
+        format!("syntax error: {raw}")
+    } else if field.is_empty() {
+        format!("{raw} (see the JSON Schema: `baton schema`)")
+    } else {
+        format!("in `{field}`: {raw} (see the JSON Schema: `baton schema`)")
+    }
+}
+
+/// Serializes a topology in the given format.
+pub fn to_string(t: &Topology, format: Format) -> Result<String, ConfigError> {
+    match format {
+        Format::Json => serde_json::to_string_pretty(t)
+            .map(|s| s + "\n")
+            .map_err(|e| ConfigError::Serialize(e.to_string())),
+        Format::Yaml => {
+            serde_norway::to_string(t).map_err(|e| ConfigError::Serialize(e.to_string()))
+        }
+    }
+}
+
+/// Writes a topology atomically: a temporary file beside the target, then a rename, so a crash
+/// never leaves a half-written file.
+pub fn save(t: &Topology, path: &Path) -> Result<(), ConfigError> {
+    let text = to_string(t, Format::from_path(path))?;
+    write_atomic(path, text.as_bytes())
+}
+
+/// Atomic file write used by every command that writes a user's file.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ConfigError> {
+    use std::io::Write;
+    let err = |source| ConfigError::Write {
+        path: path.display().to_string(),
+        source,
+    };
+    let dir: PathBuf = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(&dir).map_err(err)?;
+    tmp.write_all(bytes).map_err(err)?;
+    tmp.as_file().sync_all().map_err(err)?;
+    tmp.persist(path).map_err(|e| err(e.error))?;
+    Ok(())
+}

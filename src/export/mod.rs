@@ -1,0 +1,68 @@
+//! Exports of a topology to config and code: YAML, JSON, an OpenAI Agents SDK module, and
+//! Mermaid and Graphviz drawings in which handoffs and delegations never look alike.
+
+mod diagram;
+mod openai_py;
+
+pub use diagram::{to_dot, to_mermaid};
+pub use openai_py::to_openai_agents_py;
+
+use crate::config::{self, ConfigError, Format};
+use crate::topology::Topology;
+
+/// Every export format, with its CLI name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExportFormat {
+    Yaml,
+    Json,
+    OpenaiAgentsPy,
+    Mermaid,
+    Dot,
+}
+
+impl ExportFormat {
+    pub const ALL: [ExportFormat; 5] = [
+        ExportFormat::Yaml,
+        ExportFormat::Json,
+        ExportFormat::OpenaiAgentsPy,
+        ExportFormat::Mermaid,
+        ExportFormat::Dot,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ExportFormat::Yaml => "yaml",
+            ExportFormat::Json => "json",
+            ExportFormat::OpenaiAgentsPy => "openai-agents-py",
+            ExportFormat::Mermaid => "mermaid",
+            ExportFormat::Dot => "dot",
+        }
+    }
+
+    /// The usual file extension for a saved export.
+    pub fn extension(self) -> &'static str {
+        match self {
+            ExportFormat::Yaml => "yaml",
+            ExportFormat::Json => "json",
+            ExportFormat::OpenaiAgentsPy => "py",
+            ExportFormat::Mermaid => "mmd",
+            ExportFormat::Dot => "dot",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<ExportFormat> {
+        ExportFormat::ALL.into_iter().find(|f| f.name() == s)
+    }
+}
+
+/// Renders a topology in the given format.
+pub fn export(t: &Topology, format: ExportFormat) -> Result<String, ConfigError> {
+    Ok(match format {
+        ExportFormat::Yaml => config::to_string(t, Format::Yaml)?,
+        ExportFormat::Json => config::to_string(t, Format::Json)?,
+        ExportFormat::OpenaiAgentsPy => to_openai_agents_py(t),
+        ExportFormat::Mermaid => to_mermaid(t),
+        ExportFormat::Dot => to_dot(t),
+    })
+}

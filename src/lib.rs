@@ -1,0 +1,9 @@
+//! Baton's core: the topology model, config, lint, exports, the run engine, traces and the
+//! host-agnostic command layer shared by the CLI and the desktop app. No Tauri in here.
+
+pub mod api;
+pub mod config;
+pub mod export;
+pub mod lint;
+pub mod refactor;
+pub mod topology;

@@ -1,0 +1,106 @@
+//! Scenarios: a named user input plus per-agent mock scripts, so every topology runs offline and
+//! deterministically. Rules are ordered; the first whose conditions all hold answers.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A named input and the mock scripts that answer it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// Conversation before the new input (e.g. an ongoing chat), oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub history: Vec<PriorMessage>,
+    /// The user's new message.
+    pub input: String,
+    /// Mock rules per agent id.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub scripts: BTreeMap<String, Vec<MockRule>>,
+}
+
+/// A message of prior conversation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PriorMessage {
+    /// `user` or `assistant`.
+    pub role: String,
+    pub content: String,
+}
+
+/// One scripted answer: conditions, then what the model "says".
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MockRule {
+    /// All conditions must hold; no conditions always match.
+    #[serde(default, skip_serializing_if = "MockWhen::is_empty")]
+    pub when: MockWhen,
+    #[serde(flatten)]
+    pub then: MockAction,
+}
+
+/// Conditions on what the agent can see.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MockWhen {
+    /// Some visible item contains this text (case, whitespace and punctuation ignored).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contains: Option<String>,
+    /// No visible item contains this text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_contains: Option<String>,
+    /// This pinned fact is present in the agent's context.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fact_present: Option<String>,
+    /// This pinned fact is absent from the agent's context.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fact_absent: Option<String>,
+    /// The nth model call of this agent in the run (1-based).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call: Option<u32>,
+    /// The most recent tool result the agent sees contains this text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_tool_result_contains: Option<String>,
+}
+
+impl MockWhen {
+    pub fn is_empty(&self) -> bool {
+        *self == MockWhen::default()
+    }
+}
+
+/// What the mock model answers.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MockAction {
+    /// A reasoning item emitted before the answer (the "why" behind a decision).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<String>,
+    /// Assistant text. Without calls, this is the final answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub say: Option<String>,
+    /// Tool calls, in order (several in one response are allowed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<MockCall>,
+}
+
+/// A scripted tool call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MockCall {
+    /// The tool name as the model sees it (e.g. `transfer_to_billing`).
+    pub tool: String,
+    #[serde(default = "empty_args", skip_serializing_if = "is_empty_args")]
+    pub args: serde_json::Value,
+}
+
+fn empty_args() -> serde_json::Value {
+    serde_json::json!({})
+}
+
+fn is_empty_args(v: &serde_json::Value) -> bool {
+    v.as_object().is_some_and(|m| m.is_empty())
+}
