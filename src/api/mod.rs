@@ -1,6 +1,7 @@
 //! The host-agnostic command layer: every operation the CLI, the desktop app and the browser
 //! test server offer, with errors as `{code, message}`. Hosts only translate arguments.
 
+pub mod bindings;
 mod error;
 
 pub use error::ApiError;
@@ -14,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// A topology as opened from a file, with its lint findings.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, ts_rs::TS)]
 pub struct OpenedTopology {
     pub path: String,
     pub topology: Topology,

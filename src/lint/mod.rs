@@ -7,7 +7,17 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 #[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+    ts_rs::TS,
 )]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
@@ -27,7 +37,7 @@ impl Severity {
 }
 
 /// One problem found in a topology.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
 pub struct Finding {
     /// Stable code, e.g. `handoff-cycle`.
     pub code: String,

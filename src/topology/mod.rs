@@ -3,7 +3,7 @@
 
 mod graph;
 mod names;
-mod policy;
+pub mod policy;
 mod scenario;
 
 pub use graph::TopologyGraph;
@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 pub const FORMAT_VERSION: u32 = 1;
 
 /// A multi-agent topology: what the designer draws and the engine runs.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct Topology {
     /// Format version; always 1 for this build.
@@ -51,7 +51,7 @@ pub struct Topology {
 }
 
 /// A node position on the designer's canvas.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct Position {
     pub x: f64,
@@ -59,7 +59,9 @@ pub struct Position {
 }
 
 /// What an agent is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema, ts_rs::TS,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum AgentKind {
     /// An LLM agent.
@@ -72,7 +74,7 @@ pub enum AgentKind {
 }
 
 /// One agent of the topology.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct Agent {
     /// Stable id, referenced by edges, facts, scripts and the UI.
@@ -93,7 +95,9 @@ pub struct Agent {
 }
 
 /// Model providers Baton can call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, ts_rs::TS,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Provider {
     /// Scripted, deterministic, offline (the default).
@@ -124,7 +128,7 @@ impl Provider {
 }
 
 /// Which model runs an agent, and how.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct ModelRef {
     pub provider: Provider,
@@ -142,7 +146,7 @@ pub struct ModelRef {
 }
 
 /// A tool an agent can call. Offline runs answer with `mock_result`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct Tool {
     pub name: String,
@@ -161,7 +165,9 @@ pub fn empty_object_schema() -> serde_json::Value {
 }
 
 /// The two kinds of transfer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, ts_rs::TS,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum EdgeKind {
     /// Ownership moves to the target; the source steps out.
@@ -180,7 +186,9 @@ impl EdgeKind {
 }
 
 /// Whether the receiver of a transfer trusts the sender's "done" or must verify it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema, ts_rs::TS,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Acceptance {
     #[default]
@@ -189,7 +197,7 @@ pub enum Acceptance {
 }
 
 /// A transfer between two agents.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct Edge {
     /// Stable id; defaults to `<from>-><to>` (with a suffix when that is taken).
@@ -205,6 +213,7 @@ pub struct Edge {
     pub description: String,
     /// What crosses a handoff. Ignored for delegations (they pass only the tool input).
     #[serde(default, skip_serializing_if = "is_default")]
+    #[ts(as = "policy::Repr")]
     pub policy: ContextPolicy,
     #[serde(default, skip_serializing_if = "is_default")]
     pub acceptance: Acceptance,
@@ -227,7 +236,7 @@ impl Edge {
 }
 
 /// An invariant the architect states, e.g. "'resolved' means patched behind flag X".
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct PinnedFact {
     pub id: String,
@@ -239,7 +248,9 @@ pub struct PinnedFact {
 }
 
 /// What happens when a transfer would hand the conversation back to a former owner.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema, ts_rs::TS,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum OnRevisit {
     /// End the run (outcome: stopped).
@@ -252,7 +263,7 @@ pub enum OnRevisit {
 }
 
 /// Run-time guards.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct Guards {
     /// Model calls allowed in one run (nested delegations count their own), as the SDK's.

@@ -24,7 +24,7 @@ pub enum ContextPolicy {
 }
 
 /// One field of a structured handoff input.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct FieldSpec {
     pub name: String,
@@ -59,10 +59,11 @@ impl ContextPolicy {
     }
 }
 
-/// The config form: a word or a one-key map.
-#[derive(Serialize, Deserialize, JsonSchema)]
+/// The config form: a word or a one-key map (public only for the TypeScript bindings).
+#[derive(Serialize, Deserialize, JsonSchema, ts_rs::TS)]
 #[serde(untagged)]
-enum Repr {
+#[ts(rename = "ContextPolicy")]
+pub enum Repr {
     /// `full`, `remove_tools`, `nest_summary` or `none`.
     Word(Word),
     LastN {
@@ -75,9 +76,10 @@ enum Repr {
     },
 }
 
-#[derive(Serialize, Deserialize, JsonSchema)]
+#[derive(Serialize, Deserialize, JsonSchema, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
-enum Word {
+#[ts(rename = "PolicyWord")]
+pub enum Word {
     Full,
     RemoveTools,
     NestSummary,

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// A named input and the mock scripts that answer it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
     pub name: String,
@@ -23,7 +23,7 @@ pub struct Scenario {
 }
 
 /// A message of prior conversation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct PriorMessage {
     /// `user` or `assistant`.
@@ -32,7 +32,7 @@ pub struct PriorMessage {
 }
 
 /// One scripted answer: conditions, then what the model "says".
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct MockRule {
     /// All conditions must hold; no conditions always match.
@@ -43,7 +43,7 @@ pub struct MockRule {
 }
 
 /// Conditions on what the agent can see.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct MockWhen {
     /// Some visible item contains this text (case, whitespace and punctuation ignored).
@@ -73,7 +73,7 @@ impl MockWhen {
 }
 
 /// What the mock model answers.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct MockAction {
     /// A reasoning item emitted before the answer (the "why" behind a decision).
@@ -88,7 +88,7 @@ pub struct MockAction {
 }
 
 /// A scripted tool call.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct MockCall {
     /// The tool name as the model sees it (e.g. `transfer_to_billing`).
