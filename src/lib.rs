@@ -3,7 +3,11 @@
 
 pub mod api;
 pub mod config;
+pub mod context;
+pub mod engine;
 pub mod export;
 pub mod lint;
+pub mod providers;
 pub mod refactor;
 pub mod topology;
+pub mod trace;

@@ -2,6 +2,7 @@
 //! command ran and found errors (lint errors, a failed run), 2 bad input (unreadable file,
 //! parse error, bad arguments).
 
+mod run_cmds;
 mod topology_cmds;
 
 use clap::{Parser, Subcommand};
@@ -30,6 +31,11 @@ enum Command {
     Refactor(topology_cmds::RefactorCmd),
     /// Print the JSON Schema of the topology format.
     Schema,
+    /// Run a scenario of a topology (mock provider by default) and print its timeline or trace.
+    Run(run_cmds::RunArgs),
+    /// Work with traces.
+    #[command(subcommand)]
+    Trace(run_cmds::TraceCmd),
 }
 
 /// A failure to report: message on stderr, and the exit code.
@@ -61,6 +67,8 @@ pub fn main() -> i32 {
         Command::Lint(a) => topology_cmds::lint(a),
         Command::Export(a) => topology_cmds::export(a),
         Command::Refactor(c) => topology_cmds::refactor(c),
+        Command::Run(a) => run_cmds::run(a),
+        Command::Trace(c) => run_cmds::trace(c),
         Command::Schema => {
             print!("{}", baton::config::topology_schema());
             Ok(0)

@@ -1,0 +1,25 @@
+//! Events a run emits as it happens: the CLI prints progress from them, the store writes them,
+//! the app streams them to the UI.
+
+use crate::context::Item;
+use crate::providers::Usage;
+use crate::trace::{Outcome, Step, Transfer};
+
+#[derive(Debug, Clone)]
+pub enum RunEvent {
+    Started {
+        topology: String,
+        scenario: String,
+        started_at: String,
+    },
+    /// A new item (emitted before the step that references it).
+    Item(Item),
+    Step(Step),
+    /// A transfer (emitted before its step).
+    Transfer(Transfer),
+    Finished {
+        outcome: Outcome,
+        usage: Usage,
+        ended_at: String,
+    },
+}

@@ -1,0 +1,100 @@
+//! The run engine: executes a topology the way the OpenAI Agents SDK does (handoffs move
+//! ownership under a context policy, delegations run nested and return a result), records every
+//! step and transfer with its diff and fact checks, enforces the guards, and streams events.
+
+mod events;
+mod runner;
+mod tools;
+
+pub use events::RunEvent;
+
+
+use crate::providers::{MockModel, ModelSource, SameModel};
+use crate::topology::Topology;
+use crate::trace::Trace;
+use tokio_util::sync::CancellationToken;
+
+/// Errors that stop a run before it starts (a run that starts always ends with an outcome).
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error("{0}")]
+    Invalid(#[from] crate::topology::ValidationError),
+    #[error("the topology has no scenario named '{0}'; its scenarios: {1}")]
+    UnknownScenario(String, String),
+    #[error("the topology has no scenario to run; add one under `scenarios:` with an `input`")]
+    NoScenario,
+}
+
+impl EngineError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            EngineError::Invalid(_) => "topology.invalid",
+            EngineError::UnknownScenario(..) => "run.unknown_scenario",
+            EngineError::NoScenario => "run.no_scenario",
+        }
+    }
+}
+
+/// A receiver of run events.
+pub type EventSink = Box<dyn FnMut(&RunEvent) + Send>;
+
+/// Everything a run needs besides the topology and its models.
+#[derive(Default)]
+pub struct RunOptions {
+    /// Scenario name; the first scenario when absent.
+    pub scenario: Option<String>,
+    pub cancel: CancellationToken,
+    /// Receives every event as it happens.
+    pub sink: Option<EventSink>,
+    /// Label of the provider per agent id, recorded in the trace.
+    pub providers: std::collections::BTreeMap<String, String>,
+}
+
+/// Runs a topology's scenario with the given models.
+pub async fn run(
+    t: &Topology,
+    models: &dyn ModelSource,
+    opts: RunOptions,
+) -> Result<Trace, EngineError> {
+    t.validate()?;
+    let scenario = match &opts.scenario {
+        Some(name) => t.scenario(Some(name)).ok_or_else(|| {
+            EngineError::UnknownScenario(
+                name.clone(),
+                t.scenarios
+                    .iter()
+                    .map(|s| s.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            )
+        })?,
+        None => t.scenario(None).ok_or(EngineError::NoScenario)?,
+    };
+    Ok(runner::Runner::new(t, scenario, models, opts).run().await)
+}
+
+/// Runs a scenario with the mock provider for every agent (the default, offline).
+pub async fn run_mock(t: &Topology, opts: RunOptions) -> Result<Trace, EngineError> {
+    let scenario = match &opts.scenario {
+        Some(n) => t.scenario(Some(n)).cloned(),
+        None => t.scenario(None).cloned(),
+    };
+    let models = SameModel(MockModel::new(scenario.unwrap_or_else(|| {
+        crate::topology::Scenario {
+            name: String::new(),
+            description: String::new(),
+            history: vec![],
+            input: String::new(),
+            scripts: Default::default(),
+        }
+    })));
+    let mut opts = opts;
+    if opts.providers.is_empty() {
+        opts.providers = t
+            .agents
+            .iter()
+            .map(|a| (a.id.clone(), "mock".to_string()))
+            .collect();
+    }
+    run(t, &models, opts).await
+}

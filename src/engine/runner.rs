@@ -1,0 +1,813 @@
+//! The run loop. One `Frame` is one `Runner.run` in SDK terms: the top-level run, or a nested
+//! run behind a delegation. Items, steps and transfers of all frames go into one trace.
+
+use super::{RunEvent, RunOptions, tools};
+use crate::context::{
+    History, Item, ItemId, ItemKind, ItemStore, NewItem, TransferCtx, apply_policy, diff_transfer,
+    fact_status,
+};
+use crate::providers::{
+    ModelError, ModelRequest, ModelSource, OutputItem, ToolKind, ToolSpec, Usage,
+};
+use crate::topology::{AgentKind, ContextPolicy, Edge, EdgeKind, OnRevisit, Scenario, Topology};
+use crate::trace::{
+    FactCheck, Outcome, OutcomeStatus, Step, StepKind, TRACE_VERSION, Trace, Transfer,
+};
+use futures::future::BoxFuture;
+use std::collections::HashMap;
+
+/// The SDK's output for the handoffs a response asked for beyond the first.
+const MULTIPLE_HANDOFFS: &str = "Multiple handoffs detected, ignoring this one.";
+/// The SDK's tool output when an agent-as-tool run fails.
+const DELEGATION_FAILED: &str = "An error occurred while running the tool. Please try again.";
+
+pub struct Runner<'t> {
+    topo: &'t Topology,
+    scenario: &'t Scenario,
+    models: &'t dyn ModelSource,
+    opts: RunOptions,
+    store: ItemStore,
+    steps: Vec<Step>,
+    transfers: Vec<Transfer>,
+    usage: Usage,
+    turn: u32,
+    calls: HashMap<String, u32>,
+    tools: HashMap<String, Vec<ToolSpec>>,
+    system: HashMap<String, String>,
+    /// Who owns the conversation at the top level.
+    root_owner: String,
+}
+
+/// One `Runner.run`: the top-level run or a nested delegation.
+struct Frame {
+    owner: String,
+    own: Vec<ItemId>,
+    hist: History,
+    turns: u32,
+    depth: u32,
+    handoffs: u32,
+    owners: Vec<String>,
+}
+
+/// How a frame ended.
+enum End {
+    Completed(String),
+    Stopped { guard: &'static str, reason: String },
+    Escalated(String),
+    Failed(String),
+    Cancelled,
+}
+
+fn now() -> String {
+    humantime::format_rfc3339_micros(std::time::SystemTime::now()).to_string()
+}
+
+impl<'t> Runner<'t> {
+    pub fn new(
+        topo: &'t Topology,
+        scenario: &'t Scenario,
+        models: &'t dyn ModelSource,
+        opts: RunOptions,
+    ) -> Self {
+        let tools = topo
+            .agents
+            .iter()
+            .map(|a| (a.id.clone(), tools::tools_for(topo, &a.id)))
+            .collect();
+        let system = topo
+            .agents
+            .iter()
+            .map(|a| (a.id.clone(), tools::system_prompt(topo, &a.id)))
+            .collect();
+        Runner {
+            topo,
+            scenario,
+            models,
+            opts,
+            store: ItemStore::default(),
+            steps: vec![],
+            transfers: vec![],
+            usage: Usage::default(),
+            turn: 0,
+            calls: HashMap::new(),
+            tools,
+            system,
+            root_owner: topo.entry.clone(),
+        }
+    }
+
+    fn emit(&mut self, e: impl FnOnce() -> RunEvent) {
+        if let Some(sink) = self.opts.sink.as_mut() {
+            sink(&e());
+        }
+    }
+
+    fn add(&mut self, kind: ItemKind, agent: &str, f: NewItem) -> ItemId {
+        let item = Item::new(kind, agent, self.turn, f);
+        let id = item.id;
+        if self.store.try_get(id).is_none() {
+            if self.opts.sink.is_some() {
+                let copy = item.clone();
+                self.emit(|| RunEvent::Item(copy));
+            }
+            self.store.add(item);
+        }
+        id
+    }
+
+    fn push_step(&mut self, mut s: Step) -> u32 {
+        s.index = self.steps.len() as u32;
+        if self.opts.sink.is_some() {
+            let copy = s.clone();
+            self.emit(|| RunEvent::Step(copy));
+        }
+        self.steps.push(s);
+        self.steps.len() as u32 - 1
+    }
+
+    fn step(&self, kind: StepKind, agent: &str, depth: u32, context: Vec<ItemId>) -> Step {
+        Step {
+            index: 0,
+            kind,
+            agent: agent.to_owned(),
+            owner: self.root_owner.clone(),
+            depth,
+            context,
+            output: vec![],
+            transfer: None,
+            detail: String::new(),
+            usage: None,
+            exchange: None,
+        }
+    }
+
+    /// The agent's own items (instructions, held facts) for a period of ownership.
+    fn own_items(&mut self, agent_id: &str) -> Vec<ItemId> {
+        let mut out = vec![];
+        let instructions = self
+            .topo
+            .agent(agent_id)
+            .map(|a| a.instructions.trim_end().to_owned())
+            .unwrap_or_default();
+        if !instructions.is_empty() {
+            out.push(self.add(
+                ItemKind::Instructions,
+                agent_id,
+                NewItem {
+                    text: instructions,
+                    ..Default::default()
+                },
+            ));
+        }
+        let held: Vec<(String, String)> = self
+            .topo
+            .facts
+            .iter()
+            .filter(|f| f.holders.iter().any(|h| h == agent_id))
+            .map(|f| (f.id.clone(), f.text.clone()))
+            .collect();
+        for (id, text) in held {
+            out.push(self.add(
+                ItemKind::PinnedFact,
+                agent_id,
+                NewItem {
+                    text,
+                    fact: Some(id),
+                    ..Default::default()
+                },
+            ));
+        }
+        out
+    }
+
+    fn name(&self, id: &str) -> String {
+        self.topo
+            .agent(id)
+            .map(|a| a.name.clone())
+            .unwrap_or_else(|| id.to_owned())
+    }
+
+    pub async fn run(mut self) -> Trace {
+        let started_at = now();
+        let (topology, scenario) = (self.topo.name.clone(), self.scenario.name.clone());
+        let sa = started_at.clone();
+        self.emit(|| RunEvent::Started {
+            topology,
+            scenario,
+            started_at: sa,
+        });
+        let mut hist = History::default();
+        for m in &self.scenario.history {
+            let kind = if m.role == "assistant" {
+                ItemKind::AssistantMessage
+            } else {
+                ItemKind::UserMessage
+            };
+            hist.push(self.add(
+                kind,
+                &m.role,
+                NewItem {
+                    text: m.content.clone(),
+                    ..Default::default()
+                },
+            ));
+        }
+        let input = self.scenario.input.clone();
+        hist.push(self.add(
+            ItemKind::UserMessage,
+            "user",
+            NewItem {
+                text: input,
+                ..Default::default()
+            },
+        ));
+        hist.input_len = hist.items.len();
+        let entry = self.topo.entry.clone();
+        let own = self.own_items(&entry);
+        let frame = Frame {
+            owner: entry.clone(),
+            own,
+            hist,
+            turns: 0,
+            depth: 0,
+            handoffs: 0,
+            owners: vec![entry],
+        };
+        let (frame, end) = self.run_frame(frame).await;
+        let owner = frame.owner;
+        let outcome = match end {
+            End::Completed(text) => Outcome {
+                status: OutcomeStatus::Completed,
+                reason: format!("{} gave the final answer", self.name(&owner)),
+                owner,
+                final_output: Some(text),
+                guard: None,
+            },
+            End::Stopped { guard, reason } => Outcome {
+                status: OutcomeStatus::Stopped,
+                reason,
+                owner,
+                final_output: None,
+                guard: Some(guard.into()),
+            },
+            End::Escalated(reason) => Outcome {
+                status: OutcomeStatus::Escalated,
+                reason,
+                owner,
+                final_output: None,
+                guard: None,
+            },
+            End::Failed(reason) => Outcome {
+                status: OutcomeStatus::Failed,
+                reason,
+                owner,
+                final_output: None,
+                guard: None,
+            },
+            End::Cancelled => Outcome {
+                status: OutcomeStatus::Cancelled,
+                reason: "cancelled by the user".into(),
+                owner,
+                final_output: None,
+                guard: None,
+            },
+        };
+        let ended_at = now();
+        let (o, u, e) = (outcome.clone(), self.usage, ended_at.clone());
+        self.emit(|| RunEvent::Finished {
+            outcome: o,
+            usage: u,
+            ended_at: e,
+        });
+        Trace {
+            version: TRACE_VERSION,
+            topology: self.topo.name.clone(),
+            scenario: self.scenario.name.clone(),
+            definition: Some(self.topo.clone()),
+            providers: std::mem::take(&mut self.opts.providers),
+            started_at,
+            ended_at,
+            steps: self.steps,
+            transfers: self.transfers,
+            outcome,
+            usage: self.usage,
+            items: self.store,
+            source: None,
+        }
+    }
+
+    fn guard_step(&mut self, f: &Frame, detail: String) {
+        let mut s = self.step(StepKind::Guard, &f.owner, f.depth, visible(f));
+        s.detail = detail;
+        self.push_step(s);
+    }
+
+    fn run_frame(&mut self, mut f: Frame) -> BoxFuture<'_, (Frame, End)> {
+        Box::pin(async move {
+            loop {
+                if self.opts.cancel.is_cancelled() {
+                    return (f, End::Cancelled);
+                }
+                let max_turns = self.topo.guards.max_turns;
+                if f.turns >= max_turns {
+                    let reason = format!("Max turns ({max_turns}) exceeded");
+                    self.guard_step(&f, format!("max_turns: {reason}"));
+                    return (
+                        f,
+                        End::Stopped {
+                            guard: "max_turns",
+                            reason,
+                        },
+                    );
+                }
+                f.turns += 1;
+                self.turn += 1;
+                let turn = self.turn;
+                let n = {
+                    let c = self.calls.entry(f.owner.clone()).or_default();
+                    *c += 1;
+                    *c
+                };
+                let Some(agent) = self.topo.agent(&f.owner) else {
+                    let reason = format!("agent '{}' does not exist", f.owner);
+                    return (f, End::Failed(reason));
+                };
+                let context = visible(&f);
+                let result = match self.models.model_for(agent) {
+                    Err(e) => Err(e),
+                    Ok(model) => {
+                        let req = ModelRequest {
+                            agent,
+                            system: self.system[&f.owner].clone(),
+                            context: context.iter().map(|id| self.store.get(*id)).collect(),
+                            tools: &self.tools[&f.owner],
+                            turn,
+                            call_number: n,
+                            store: &self.store,
+                            facts: &self.topo.facts,
+                        };
+                        let cancel = self.opts.cancel.clone();
+                        tokio::select! {
+                            r = model.respond(req) => r,
+                            _ = cancel.cancelled() => Err(ModelError::Cancelled),
+                        }
+                    }
+                };
+                let resp = match result {
+                    Ok(r) => r,
+                    Err(ModelError::Cancelled) => return (f, End::Cancelled),
+                    Err(e) => {
+                        let reason = format!("{}'s model call failed: {e}", agent.name);
+                        self.guard_step(&f, format!("error: {reason}"));
+                        return (f, End::Failed(reason));
+                    }
+                };
+                self.usage += resp.usage;
+                let new_start = f.hist.items.len();
+                let owner = f.owner.clone();
+                let mut output = vec![];
+                let mut calls: Vec<(ItemId, String, String)> = vec![]; // (item, name, call_id)
+                let mut last_message = None;
+                for o in resp.output {
+                    let id = match o {
+                        OutputItem::Reasoning(text) => self.add(
+                            ItemKind::Reasoning,
+                            &owner,
+                            NewItem {
+                                text,
+                                ..Default::default()
+                            },
+                        ),
+                        OutputItem::Message(text) => {
+                            last_message = Some(text.clone());
+                            self.add(
+                                ItemKind::AssistantMessage,
+                                &owner,
+                                NewItem {
+                                    text,
+                                    ..Default::default()
+                                },
+                            )
+                        }
+                        OutputItem::Call {
+                            name,
+                            arguments,
+                            call_id,
+                        } => {
+                            let transfer = self.tools[&owner]
+                                .iter()
+                                .any(|t| t.name == name && t.kind != ToolKind::Tool);
+                            let kind = if transfer {
+                                ItemKind::TransferCall
+                            } else {
+                                ItemKind::ToolCall
+                            };
+                            let id = self.add(
+                                kind,
+                                &owner,
+                                NewItem {
+                                    name: Some(name.clone()),
+                                    arguments: Some(arguments),
+                                    call_id: Some(call_id.clone()),
+                                    ..Default::default()
+                                },
+                            );
+                            calls.push((id, name, call_id));
+                            id
+                        }
+                    };
+                    output.push(id);
+                    f.hist.push(id);
+                }
+                let mut s = self.step(StepKind::ModelCall, &owner, f.depth, context);
+                s.output = output;
+                s.usage = Some(resp.usage);
+                s.exchange = resp.exchange;
+                s.detail = format!("call {n} of {}", self.name(&owner));
+                self.push_step(s);
+
+                // Function tools (own tools and delegations) first, in call order.
+                let mut handoffs: Vec<(ItemId, String, Edge)> = vec![];
+                for (call, name, call_id) in &calls {
+                    let Some(spec) = self.tools[&owner].iter().find(|t| &t.name == name).cloned()
+                    else {
+                        let reason =
+                            format!("Tool {name} not found in agent {}", self.name(&owner));
+                        self.guard_step(&f, format!("error: {reason}"));
+                        return (f, End::Failed(reason));
+                    };
+                    match spec.kind {
+                        ToolKind::Tool => {
+                            let text = self
+                                .topo
+                                .agent(&owner)
+                                .and_then(|a| a.tools.iter().find(|t| &t.name == name))
+                                .map(|t| t.mock_result.clone())
+                                .unwrap_or_default();
+                            let id = self.add(
+                                ItemKind::ToolResult,
+                                &owner,
+                                NewItem {
+                                    text: text.clone(),
+                                    call_id: Some(call_id.clone()),
+                                    ..Default::default()
+                                },
+                            );
+                            f.hist.push(id);
+                            let mut s = self.step(StepKind::ToolCall, &owner, f.depth, visible(&f));
+                            s.output = vec![id];
+                            s.detail = format!("{name} → {}", clip(&text, 80));
+                            self.push_step(s);
+                        }
+                        ToolKind::Delegation => {
+                            let edge = self
+                                .topo
+                                .edge(spec.edge.as_deref().unwrap_or_default())
+                                .cloned();
+                            let Some(edge) = edge else { continue };
+                            match self.delegate(&mut f, *call, call_id, &edge).await {
+                                Ok(()) => {}
+                                Err(end) => return (f, end),
+                            }
+                        }
+                        ToolKind::Handoff => {
+                            if let Some(e) =
+                                self.topo.edge(spec.edge.as_deref().unwrap_or_default())
+                            {
+                                handoffs.push((*call, call_id.clone(), e.clone()));
+                            }
+                        }
+                    }
+                }
+                if let Some((call, call_id, edge)) = handoffs.first().cloned() {
+                    for (_, extra_id, _) in &handoffs[1..] {
+                        let id = self.add(
+                            ItemKind::TransferOutput,
+                            &owner,
+                            NewItem {
+                                text: MULTIPLE_HANDOFFS.into(),
+                                call_id: Some(extra_id.clone()),
+                                ..Default::default()
+                            },
+                        );
+                        f.hist.push(id);
+                    }
+                    match self.handoff(&mut f, call, &call_id, &edge, new_start) {
+                        Ok(()) => continue,
+                        Err(end) => return (f, end),
+                    }
+                }
+                if !calls.is_empty() {
+                    continue;
+                }
+                return match last_message {
+                    Some(text) => {
+                        let mut s = self.step(StepKind::Final, &owner, f.depth, visible(&f));
+                        s.detail = clip(&text, 120);
+                        self.push_step(s);
+                        (f, End::Completed(text))
+                    }
+                    None => {
+                        let reason = format!(
+                            "{} returned neither a message nor a tool call",
+                            self.name(&owner)
+                        );
+                        self.guard_step(&f, format!("error: {reason}"));
+                        (f, End::Failed(reason))
+                    }
+                };
+            }
+        })
+    }
+
+    fn fact_checks(&self, sender: &[ItemId], after: &[ItemId]) -> Vec<FactCheck> {
+        self.topo
+            .facts
+            .iter()
+            .map(|fact| FactCheck {
+                id: fact.id.clone(),
+                status: fact_status(&self.store, fact, sender, after),
+            })
+            .collect()
+    }
+
+    fn record_transfer(&mut self, mut tr: Transfer, mut step: Step) {
+        let d = diff_transfer(&self.store, &tr.sender, &tr.receiver);
+        tr.carried = d.carried;
+        tr.transformed = d.transformed;
+        tr.dropped = d.dropped;
+        tr.added = d.added;
+        tr.step = self.steps.len() as u32;
+        step.transfer = Some(self.transfers.len() as u32);
+        if self.opts.sink.is_some() {
+            let copy = tr.clone();
+            self.emit(|| RunEvent::Transfer(copy));
+        }
+        self.transfers.push(tr);
+        self.push_step(step);
+    }
+
+    /// A handoff: guards first, then the transfer output, the policy, the diff.
+    fn handoff(
+        &mut self,
+        f: &mut Frame,
+        call: ItemId,
+        call_id: &str,
+        edge: &Edge,
+        new_start: usize,
+    ) -> Result<(), End> {
+        let from = f.owner.clone();
+        let mut target = edge.to.clone();
+        let mut policy = edge.policy.clone();
+        let mut edge_id = edge.id.clone();
+        if let Some(max) = self.topo.guards.max_handoffs.filter(|m| f.handoffs >= *m) {
+            let reason = format!(
+                "max_handoffs ({max}) reached: the handoff {} → {} was not made",
+                self.name(&from),
+                self.name(&target)
+            );
+            self.guard_step(f, format!("max_handoffs: {reason}"));
+            return Err(End::Stopped {
+                guard: "max_handoffs",
+                reason,
+            });
+        }
+        let mut escalated = None;
+        if f.owners.contains(&target) {
+            let path = f
+                .owners
+                .iter()
+                .map(|o| self.name(o))
+                .collect::<Vec<_>>()
+                .join(" → ");
+            let what = format!(
+                "{} tried to hand back to {}, which already owned the conversation ({path} → {})",
+                self.name(&from),
+                self.name(&target),
+                self.name(&target)
+            );
+            match self.topo.guards.on_revisit {
+                OnRevisit::Allow => {}
+                OnRevisit::Stop => {
+                    let reason = format!("handoff-history guard: {what}; stopped");
+                    self.guard_step(f, format!("revisit: {reason}"));
+                    return Err(End::Stopped {
+                        guard: "revisit",
+                        reason,
+                    });
+                }
+                OnRevisit::Escalate => match self
+                    .topo
+                    .escalation_target()
+                    .filter(|h| h.kind == AgentKind::Human)
+                {
+                    Some(h) => {
+                        let reason =
+                            format!("handoff-history guard: {what}; escalated to {}", h.name);
+                        self.guard_step(f, format!("revisit: {reason}"));
+                        target = h.id.clone();
+                        policy = ContextPolicy::Full;
+                        edge_id = String::new();
+                        escalated = Some(reason);
+                    }
+                    None => {
+                        let reason = format!(
+                            "handoff-history guard: {what}; no human agent to escalate to, stopped"
+                        );
+                        self.guard_step(f, format!("revisit: {reason}"));
+                        return Err(End::Stopped {
+                            guard: "revisit",
+                            reason,
+                        });
+                    }
+                },
+            }
+        }
+        let target_name = self.name(&target);
+        let out = self.add(
+            ItemKind::TransferOutput,
+            &from,
+            NewItem {
+                text: format!(
+                    "{{\"assistant\": {}}}",
+                    serde_json::to_string(&target_name).expect("string")
+                ),
+                call_id: Some(call_id.to_owned()),
+                ..Default::default()
+            },
+        );
+        f.hist.push(out);
+        let sender: Vec<ItemId> = visible(f);
+        let from_name = self.name(&from);
+        let ctx = TransferCtx {
+            sender_id: &from,
+            sender_name: &from_name,
+            call,
+            turn: self.turn,
+        };
+        let hist = apply_policy(&mut self.store, &policy, &f.hist, new_start, &ctx);
+        let own = self.own_items(&target);
+        let receiver: Vec<ItemId> = own.iter().chain(hist.items.iter()).copied().collect();
+        let facts = self.fact_checks(&sender, &receiver);
+        if f.depth == 0 {
+            self.root_owner = target.clone();
+        }
+        let tr = Transfer {
+            step: 0,
+            kind: EdgeKind::Handoff,
+            from: from.clone(),
+            to: target.clone(),
+            edge: edge_id,
+            policy: policy.label(),
+            sender,
+            receiver: receiver.clone(),
+            carried: vec![],
+            transformed: vec![],
+            dropped: vec![],
+            added: vec![],
+            facts,
+        };
+        let mut step = self.step(StepKind::Handoff, &target, f.depth, receiver);
+        step.detail = format!("{from_name} → {target_name}");
+        self.record_transfer(tr, step);
+        f.handoffs += 1;
+        f.owner = target.clone();
+        f.own = own;
+        f.hist = hist;
+        f.owners.push(target.clone());
+        if let Some(reason) = escalated {
+            return Err(End::Escalated(reason));
+        }
+        if self
+            .topo
+            .agent(&target)
+            .is_some_and(|a| a.kind == AgentKind::Human)
+        {
+            return Err(End::Escalated(format!(
+                "escalated to a human: {target_name}"
+            )));
+        }
+        Ok(())
+    }
+
+    /// A delegation: the target runs nested on the tool input only; its final output returns
+    /// to the caller as the tool result. The caller keeps ownership and its whole context.
+    async fn delegate(
+        &mut self,
+        f: &mut Frame,
+        call: ItemId,
+        call_id: &str,
+        edge: &Edge,
+    ) -> Result<(), End> {
+        let caller = f.owner.clone();
+        let target = edge.to.clone();
+        let args = self.store.get(call).arguments.clone().unwrap_or_default();
+        let input = serde_json::from_str::<serde_json::Value>(&args)
+            .ok()
+            .and_then(|v| v.get("input").and_then(|i| i.as_str()).map(str::to_owned))
+            .unwrap_or(args);
+        let input_item = self.add(
+            ItemKind::UserMessage,
+            &caller,
+            NewItem {
+                text: input,
+                derived_from: vec![call],
+                ..Default::default()
+            },
+        );
+        let own = self.own_items(&target);
+        let sender = visible(f);
+        let receiver: Vec<ItemId> = own.iter().copied().chain([input_item]).collect();
+        // The caller keeps its context: a fact it holds stays with the conversation's owner.
+        let after: Vec<ItemId> = sender.iter().chain(receiver.iter()).copied().collect();
+        let facts = self.fact_checks(&sender, &after);
+        let tr = Transfer {
+            step: 0,
+            kind: EdgeKind::Delegation,
+            from: caller.clone(),
+            to: target.clone(),
+            edge: edge.id.clone(),
+            policy: "tool_input".into(),
+            sender,
+            receiver: receiver.clone(),
+            carried: vec![],
+            transformed: vec![],
+            dropped: vec![],
+            added: vec![],
+            facts,
+        };
+        let mut step = self.step(StepKind::Delegation, &target, f.depth + 1, receiver);
+        step.detail = format!("{} asks {}", self.name(&caller), self.name(&target));
+        self.record_transfer(tr, step);
+        let nested = Frame {
+            owner: target.clone(),
+            own,
+            hist: History {
+                items: vec![input_item],
+                input_len: 1,
+            },
+            turns: 0,
+            depth: f.depth + 1,
+            handoffs: 0,
+            owners: vec![target.clone()],
+        };
+        let (nested, end) = self.run_frame(nested).await;
+        let (text, derived, note) = match end {
+            End::Cancelled => return Err(End::Cancelled),
+            End::Completed(text) if !text.is_empty() => {
+                let last = nested.hist.items.iter().rev().copied().find(|id| {
+                    let i = self.store.get(*id);
+                    i.kind == ItemKind::AssistantMessage && i.text == text
+                });
+                (text, last.into_iter().collect(), String::new())
+            }
+            End::Completed(_) => (
+                DELEGATION_FAILED.to_owned(),
+                vec![],
+                "returned an empty answer".to_owned(),
+            ),
+            End::Stopped { reason, .. } | End::Escalated(reason) | End::Failed(reason) => {
+                (DELEGATION_FAILED.to_owned(), vec![], reason)
+            }
+        };
+        let out = self.add(
+            ItemKind::TransferOutput,
+            &caller,
+            NewItem {
+                text: text.clone(),
+                call_id: Some(call_id.to_owned()),
+                derived_from: derived,
+                ..Default::default()
+            },
+        );
+        f.hist.push(out);
+        let mut s = self.step(StepKind::DelegationReturn, &caller, f.depth, visible(f));
+        s.output = vec![out];
+        s.detail = if note.is_empty() {
+            format!("{} returned: {}", self.name(&target), clip(&text, 80))
+        } else {
+            format!(
+                "{} failed ({note}); the tool returned an error",
+                self.name(&target)
+            )
+        };
+        self.push_step(s);
+        Ok(())
+    }
+}
+
+fn visible(f: &Frame) -> Vec<ItemId> {
+    let mut v = Vec::with_capacity(f.own.len() + f.hist.items.len());
+    v.extend_from_slice(&f.own);
+    v.extend_from_slice(&f.hist.items);
+    v
+}
+
+fn clip(s: &str, n: usize) -> String {
+    let one = s.replace('\n', " ");
+    if one.chars().count() <= n {
+        one
+    } else {
+        format!("{}…", one.chars().take(n).collect::<String>())
+    }
+}

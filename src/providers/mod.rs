@@ -1,0 +1,140 @@
+//! One `Model` trait for every provider: the engine hands it the owner's instructions, visible
+//! items and tools, and gets back output items and token usage. The mock provider (scripted,
+//! offline, deterministic) is the default.
+
+mod mock;
+
+pub use mock::{MockModel, estimate_tokens};
+
+use crate::context::{Item, ItemStore};
+use crate::topology::{Agent, PinnedFact};
+use futures::future::BoxFuture;
+use serde::{Deserialize, Serialize};
+
+/// What a tool is to the engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolKind {
+    /// An ordinary tool, answered with its mock result.
+    Tool,
+    /// `transfer_to_<target>`: a handoff edge.
+    Handoff,
+    /// A delegation edge (agent-as-tool).
+    Delegation,
+}
+
+/// A tool as a model sees it.
+#[derive(Debug, Clone)]
+pub struct ToolSpec {
+    pub name: String,
+    pub description: String,
+    pub parameters: serde_json::Value,
+    pub kind: ToolKind,
+    /// The edge behind a transfer tool.
+    pub edge: Option<String>,
+}
+
+/// One model call's input.
+pub struct ModelRequest<'a> {
+    pub agent: &'a Agent,
+    /// The system prompt: instructions plus the pinned facts the agent holds.
+    pub system: String,
+    /// The visible context: the agent's own items, then the history, in order.
+    pub context: Vec<&'a Item>,
+    pub tools: &'a [ToolSpec],
+    /// The run's model-call number (for deterministic call ids).
+    pub turn: u32,
+    /// This agent's nth model call in the run (1-based).
+    pub call_number: u32,
+    pub store: &'a ItemStore,
+    pub facts: &'a [PinnedFact],
+}
+
+/// One output item of a model response.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OutputItem {
+    Reasoning(String),
+    Message(String),
+    Call {
+        name: String,
+        arguments: String,
+        call_id: String,
+    },
+}
+
+/// Token counts of one call (the provider's own figures; an estimate for the mock).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+pub struct Usage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+impl std::ops::AddAssign for Usage {
+    fn add_assign(&mut self, o: Usage) {
+        self.input_tokens += o.input_tokens;
+        self.output_tokens += o.output_tokens;
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct ModelResponse {
+    pub output: Vec<OutputItem>,
+    pub usage: Usage,
+    /// The request and response bodies as sent and received (no auth headers), for the trace.
+    pub exchange: Option<serde_json::Value>,
+}
+
+/// Why a model call failed.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ModelError {
+    #[error("{0}")]
+    Script(String),
+    #[error("{provider} returned HTTP {status}: {message}")]
+    Http {
+        provider: String,
+        status: u16,
+        message: String,
+    },
+    #[error("{provider}: {message}")]
+    Transport { provider: String, message: String },
+    #[error("{provider}: unexpected response: {message}")]
+    Protocol { provider: String, message: String },
+    #[error("{0}")]
+    Config(String),
+    #[error("cancelled")]
+    Cancelled,
+}
+
+impl ModelError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            ModelError::Script(_) => "model.script",
+            ModelError::Http { .. } => "model.http",
+            ModelError::Transport { .. } => "model.transport",
+            ModelError::Protocol { .. } => "model.protocol",
+            ModelError::Config(_) => "model.config",
+            ModelError::Cancelled => "model.cancelled",
+        }
+    }
+}
+
+/// A model provider.
+pub trait Model: Send + Sync {
+    fn respond<'a>(
+        &'a self,
+        req: ModelRequest<'a>,
+    ) -> BoxFuture<'a, Result<ModelResponse, ModelError>>;
+}
+
+/// Chooses the model for each agent of a run.
+pub trait ModelSource: Send + Sync {
+    fn model_for(&self, agent: &Agent) -> Result<&dyn Model, ModelError>;
+}
+
+/// Every agent answered by one model (the mock, or a replay).
+pub struct SameModel<M: Model>(pub M);
+
+impl<M: Model> ModelSource for SameModel<M> {
+    fn model_for(&self, _agent: &Agent) -> Result<&dyn Model, ModelError> {
+        Ok(&self.0)
+    }
+}

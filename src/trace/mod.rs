@@ -1,0 +1,243 @@
+//! The native trace: every step of a run, every transfer with its diff and fact checks, the
+//! outcome, and the items they reference (stored once, by id). JSON with `"version": 1`.
+
+mod timeline;
+
+pub use timeline::render_timeline;
+
+use crate::context::{FactStatus, Item, ItemId, ItemStore};
+use crate::providers::Usage;
+use crate::topology::Topology;
+use serde::{Deserialize, Serialize};
+
+pub const TRACE_VERSION: u32 = 1;
+
+/// What a step is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "snake_case")]
+pub enum StepKind {
+    ModelCall,
+    ToolCall,
+    Handoff,
+    Delegation,
+    DelegationReturn,
+    Guard,
+    Final,
+}
+
+impl StepKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StepKind::ModelCall => "model_call",
+            StepKind::ToolCall => "tool_call",
+            StepKind::Handoff => "handoff",
+            StepKind::Delegation => "delegation",
+            StepKind::DelegationReturn => "delegation_return",
+            StepKind::Guard => "guard",
+            StepKind::Final => "final",
+        }
+    }
+
+    pub fn is_transfer(self) -> bool {
+        matches!(self, StepKind::Handoff | StepKind::Delegation)
+    }
+}
+
+/// One step of a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct Step {
+    pub index: u32,
+    pub kind: StepKind,
+    /// The agent acting at this step (for a transfer, the receiver).
+    pub agent: String,
+    /// Who owns the conversation after this step.
+    pub owner: String,
+    /// Nesting depth (0 for the top-level run, +1 inside each delegation).
+    pub depth: u32,
+    /// What the acting agent sees at this step (for a model call: its input).
+    #[ts(as = "Vec<String>")]
+    pub context: Vec<ItemId>,
+    /// Items this step created.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Vec<String>")]
+    pub output: Vec<ItemId>,
+    /// Index into `transfers`, for handoff and delegation steps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transfer: Option<u32>,
+    /// A one-line description (tool name, guard reason...).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub detail: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Usage>,
+    /// The provider exchange (request and response bodies, no auth headers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exchange: Option<serde_json::Value>,
+}
+
+/// A pinned fact's status at a transfer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct FactCheck {
+    pub id: String,
+    pub status: FactStatus,
+}
+
+/// One handoff or delegation with its diff.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct Transfer {
+    /// The step that made the transfer.
+    pub step: u32,
+    /// `handoff` or `delegation`.
+    pub kind: crate::topology::EdgeKind,
+    pub from: String,
+    pub to: String,
+    /// The edge id (empty for an escalation made by a guard).
+    pub edge: String,
+    /// The context policy that built the receiver's input (`tool_input` for delegations).
+    pub policy: String,
+    /// The sender's visible context at the transfer.
+    #[ts(as = "Vec<String>")]
+    pub sender: Vec<ItemId>,
+    /// The receiver's input.
+    #[ts(as = "Vec<String>")]
+    pub receiver: Vec<ItemId>,
+    #[ts(as = "Vec<String>")]
+    pub carried: Vec<ItemId>,
+    #[ts(as = "Vec<String>")]
+    pub transformed: Vec<ItemId>,
+    #[ts(as = "Vec<String>")]
+    pub dropped: Vec<ItemId>,
+    #[ts(as = "Vec<String>")]
+    pub added: Vec<ItemId>,
+    pub facts: Vec<FactCheck>,
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "snake_case")]
+pub enum OutcomeStatus {
+    Completed,
+    /// A guard ended the run (`guard` says which).
+    Stopped,
+    /// A human took over.
+    Escalated,
+    /// An error ended the run.
+    Failed,
+    Cancelled,
+    /// The process died mid-run (set when a store is reopened).
+    Interrupted,
+    /// Still running (only while events stream).
+    Running,
+}
+
+impl OutcomeStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OutcomeStatus::Completed => "completed",
+            OutcomeStatus::Stopped => "stopped",
+            OutcomeStatus::Escalated => "escalated",
+            OutcomeStatus::Failed => "failed",
+            OutcomeStatus::Cancelled => "cancelled",
+            OutcomeStatus::Interrupted => "interrupted",
+            OutcomeStatus::Running => "running",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct Outcome {
+    pub status: OutcomeStatus,
+    /// Why the run ended, in words.
+    pub reason: String,
+    /// Who owned the conversation at the end.
+    pub owner: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_output: Option<String>,
+    /// The guard that ended the run: `max_turns`, `max_handoffs`, `revisit`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guard: Option<String>,
+}
+
+/// A whole run.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Trace {
+    pub version: u32,
+    /// The topology's name.
+    pub topology: String,
+    pub scenario: String,
+    /// The topology that ran, so a trace file is self-contained.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub definition: Option<Topology>,
+    /// Provider per agent id.
+    #[serde(default)]
+    pub providers: std::collections::BTreeMap<String, String>,
+    pub started_at: String,
+    #[serde(default)]
+    pub ended_at: String,
+    pub steps: Vec<Step>,
+    pub transfers: Vec<Transfer>,
+    pub outcome: Outcome,
+    pub usage: Usage,
+    /// Every item the steps reference, by id (insertion order).
+    #[serde(with = "item_map")]
+    pub items: ItemStore,
+    /// Where the trace came from when imported (`openai-agents`, `otlp`, `adk`), with notes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<serde_json::Value>,
+}
+
+impl Trace {
+    /// Parses a trace file's text, with a clear error.
+    pub fn from_json(text: &str) -> Result<Trace, String> {
+        let t: Trace = serde_json::from_str(text).map_err(|e| format!("not a Baton trace: {e}"))?;
+        if t.version != TRACE_VERSION {
+            return Err(format!(
+                "trace format version {} is not supported; this Baton reads version {TRACE_VERSION}",
+                t.version
+            ));
+        }
+        Ok(t)
+    }
+
+    pub fn item(&self, id: ItemId) -> Option<&Item> {
+        self.items.try_get(id)
+    }
+}
+
+mod item_map {
+    use crate::context::{Item, ItemId, ItemStore};
+    use serde::de::{MapAccess, Visitor};
+    use serde::ser::SerializeMap;
+    use serde::{Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(store: &ItemStore, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(store.len()))?;
+        for item in store.iter() {
+            m.serialize_entry(&item.id, item)?;
+        }
+        m.end()
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<ItemStore, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ItemStore;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a map of item id to item")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ItemStore, A::Error> {
+                let mut store = ItemStore::default();
+                while let Some((id, item)) = map.next_entry::<ItemId, Item>()? {
+                    if id != item.id {
+                        return Err(serde::de::Error::custom(format!(
+                            "item {id} carries the id {}",
+                            item.id
+                        )));
+                    }
+                    store.add(item);
+                }
+                Ok(store)
+            }
+        }
+        d.deserialize_map(V)
+    }
+}

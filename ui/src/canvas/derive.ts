@@ -1,0 +1,73 @@
+// Topology → React Flow nodes and edges (pure; memoised by the canvas).
+import type { Finding, Topology } from "../model/types";
+import { agentKind, edgeId, edgeLabel } from "../model/topology";
+import { DEFAULT_NODE_SIZE } from "../model/layout";
+import type { Selection } from "../store/designer";
+import { lintMarks } from "./lint";
+import type { AgentFlowNode, TransferFlowEdge } from "./types";
+
+export function deriveFlow(
+  t: Topology,
+  selection: Selection,
+  findings: readonly Finding[],
+  sizes: Record<string, { width: number; height: number }>,
+): { nodes: AgentFlowNode[]; edges: TransferFlowEdge[] } {
+  const marks = lintMarks(findings);
+  const selectedAgents = new Set(selection.agents);
+  const selectedEdges = new Set(selection.edges);
+  const factCount = new Map<string, number>();
+  for (const f of t.facts ?? []) for (const h of f.holders ?? []) factCount.set(h, (factCount.get(h) ?? 0) + 1);
+
+  const nodes: AgentFlowNode[] = t.agents.map((a, i) => {
+    const pos = t.layout?.[a.id] ?? { x: i * (DEFAULT_NODE_SIZE.width + 120), y: 0 };
+    const size = sizes[a.id];
+    return {
+      id: a.id,
+      type: agentKind(a),
+      position: { x: pos.x, y: pos.y },
+      selected: selectedAgents.has(a.id),
+      ...(size ? { measured: size } : {}),
+      data: {
+        agent: a,
+        isEntry: a.id === t.entry,
+        lint: marks.agents.get(a.id) ?? null,
+        toolCount: a.tools?.length ?? 0,
+        facts: factCount.get(a.id) ?? 0,
+      },
+    };
+  });
+
+  // Fan out edges that join the same pair of agents (in either direction).
+  const pairCount = new Map<string, number>();
+  const pairSeen = new Map<string, number>();
+  for (const e of t.edges) {
+    const k = `${e.from}\u0000${e.to}`;
+    pairCount.set(k, (pairCount.get(k) ?? 0) + 1);
+  }
+  const known = new Set(t.agents.map((a) => a.id));
+  const edges: TransferFlowEdge[] = t.edges
+    .filter((e) => known.has(e.from) && known.has(e.to))
+    .map((e) => {
+      const id = edgeId(e);
+      const k = `${e.from}\u0000${e.to}`;
+      const n = pairCount.get(k) ?? 1;
+      const i = pairSeen.get(k) ?? 0;
+      pairSeen.set(k, i + 1);
+      return {
+        id,
+        type: e.kind,
+        source: e.from,
+        target: e.to,
+        selected: selectedEdges.has(id),
+        zIndex: selectedEdges.has(id) ? 10 : 0,
+        domAttributes: { "data-testid": `edge-${id}` } as Record<string, string>,
+        data: {
+          edge: e,
+          label: edgeLabel(e),
+          lint: marks.edges.get(id) ?? null,
+          parallel: n > 1 ? i - (n - 1) / 2 : 0,
+        },
+      };
+    });
+  return { nodes, edges };
+}

@@ -1,0 +1,91 @@
+// The card all agent node types share: header (icon, name, kind), model line, footer chips,
+// entry marker, lint marker and the two handles.
+import { Handle, Position } from "@xyflow/react";
+import { Pin, Play, Wrench } from "lucide-react";
+import type { ReactNode } from "react";
+import { PROVIDER_LABELS } from "../../model/topology";
+import { SeverityIcon } from "../icons";
+import type { AgentNodeData } from "../types";
+
+export function NodeCard({
+  data,
+  selected,
+  kindLabel,
+  icon,
+  variant,
+  children,
+}: {
+  data: AgentNodeData;
+  selected: boolean;
+  kindLabel: string;
+  icon: ReactNode;
+  variant: "agent" | "supervisor" | "human";
+  children?: ReactNode;
+}) {
+  const { agent, isEntry, lint, toolCount, facts } = data;
+  const model = agent.model;
+  return (
+    <div
+      className={`node-card node-${variant}${selected ? " is-selected" : ""}${lint ? ` has-${lint.severity}` : ""}`}
+      data-testid={`node-${agent.id}`}
+      data-kind={variant}
+      data-entry={isEntry ? "true" : undefined}
+    >
+      <Handle type="target" position={Position.Left} className="node-handle" />
+      {isEntry && (
+        <div className="node-entry" title="Entry agent: receives the user's first message" data-testid="entry-marker">
+          <Play size={9} strokeWidth={3} fill="currentColor" /> Entry
+        </div>
+      )}
+      {lint && (
+        <div
+          className={`node-lint sev-bg-${lint.severity}`}
+          title={lint.codes.join(", ")}
+          data-testid={`lint-marker-${agent.id}`}
+          data-severity={lint.severity}
+        >
+          <SeverityIcon severity={lint.severity} size={12} />
+          {lint.count > 1 && <span>{lint.count}</span>}
+        </div>
+      )}
+      <div className="node-header">
+        <div className="node-icon">{icon}</div>
+        <div className="node-titles">
+          <div className="node-name" title={agent.name}>
+            {agent.name || <em className="muted">unnamed</em>}
+          </div>
+          <div className="node-id">{agent.id}</div>
+        </div>
+        <span className="node-kind">{kindLabel}</span>
+      </div>
+      <div className="node-body">
+        {model ? (
+          <div className="node-model" title={`${PROVIDER_LABELS[model.provider]} · ${model.name}`}>
+            <span className={`provider-dot provider-${model.provider}`} />
+            <span className="node-provider">{model.provider}</span>
+            <span className="node-model-sep">/</span>
+            <span className="node-model-name">{model.name || "—"}</span>
+          </div>
+        ) : (
+          <div className="node-model muted">{variant === "human" ? "a person takes over" : "no model"}</div>
+        )}
+        {children}
+      </div>
+      {(toolCount > 0 || facts > 0) && (
+        <div className="node-footer">
+          {toolCount > 0 && (
+            <span className="chip">
+              <Wrench size={11} /> {toolCount} {toolCount === 1 ? "tool" : "tools"}
+            </span>
+          )}
+          {facts > 0 && (
+            <span className="chip chip-fact" title="Holds pinned facts">
+              <Pin size={11} /> {facts} {facts === 1 ? "fact" : "facts"}
+            </span>
+          )}
+        </div>
+      )}
+      <Handle type="source" position={Position.Right} className="node-handle" />
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+// Re-exports of the generated bindings, so the rest of the UI imports one place.
+export type { Agent } from "../bindings/Agent";
+export type { AgentKind } from "../bindings/AgentKind";
+export type { Acceptance } from "../bindings/Acceptance";
+export type { ContextPolicy } from "../bindings/ContextPolicy";
+export type { Edge } from "../bindings/Edge";
+export type { EdgeKind } from "../bindings/EdgeKind";
+export type { FieldSpec } from "../bindings/FieldSpec";
+export type { Finding } from "../bindings/Finding";
+export type { Guards } from "../bindings/Guards";
+export type { ModelRef } from "../bindings/ModelRef";
+export type { OnRevisit } from "../bindings/OnRevisit";
+export type { OpenedTopology } from "../bindings/OpenedTopology";
+export type { PinnedFact } from "../bindings/PinnedFact";
+export type { PolicyWord } from "../bindings/PolicyWord";
+export type { Position } from "../bindings/Position";
+export type { Provider } from "../bindings/Provider";
+export type { Scenario } from "../bindings/Scenario";
+export type { Severity } from "../bindings/Severity";
+export type { Tool } from "../bindings/Tool";
+export type { Topology } from "../bindings/Topology";
+export type { JsonValue } from "../bindings/serde_json/JsonValue";

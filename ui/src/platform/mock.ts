@@ -1,0 +1,197 @@
+// An in-memory backend for component tests and `?platform=mock`. Its lint, export and refactor
+// are small stand-ins for the Rust core's, good enough to exercise the UI.
+import type { Agent, Edge, Finding, Topology } from "../model/types";
+import { edgeId, normalizeTopology, orderChain, longestHandoffChain, policyLabel, uniqueEdgeId } from "../model/topology";
+import { FIXTURES } from "./fixtures";
+import type { ExportFormat, Platform } from "./types";
+import { EXPORT_FORMATS, PlatformError } from "./types";
+
+const clone = <T,>(v: T): T => structuredClone(v);
+
+export type MockPlatform = Platform & {
+  /** Files as saved, by path (tests inspect them). */
+  readonly files: Map<string, Topology>;
+  readonly texts: Map<string, string>;
+  /** Every command called, in order. */
+  readonly calls: { command: string; args: unknown }[];
+};
+
+export function createMockPlatform(fixtures: Record<string, Topology> = FIXTURES): MockPlatform {
+  const files = new Map<string, Topology>(Object.entries(fixtures).map(([k, v]) => [k, clone(v)]));
+  const texts = new Map<string, string>();
+  const calls: { command: string; args: unknown }[] = [];
+  const log = (command: string, args: unknown) => calls.push({ command, args });
+
+  return {
+    kind: "mock",
+    dialogs: null,
+    files,
+    texts,
+    calls,
+    async list_files() {
+      log("list_files", {});
+      return [...files.keys()].sort().map((path) => ({ path, name: path.split("/").pop() ?? path }));
+    },
+    async open_topology({ path }) {
+      log("open_topology", { path });
+      const t = files.get(path);
+      if (!t) throw new PlatformError("io.not_found", `no such file: ${path}`);
+      const topology = normalizeTopology(clone(t));
+      return { path, topology, findings: mockLint(topology) };
+    },
+    async new_topology({ name }) {
+      log("new_topology", { name });
+      return {
+        version: 1,
+        name,
+        entry: "agent",
+        agents: [{ id: "agent", name: "Agent", kind: "agent", model: { provider: "mock", name: "mock" } }],
+        edges: [],
+        guards: { max_turns: 10, on_revisit: "allow" },
+      };
+    },
+    async save_topology({ topology, path }) {
+      log("save_topology", { path });
+      if (!/\.(ya?ml|json)$/i.test(path)) {
+        throw new PlatformError("save.extension", "a topology file must end in .yaml, .yml or .json");
+      }
+      files.set(path, clone(topology));
+      return null;
+    },
+    async lint_topology({ topology }) {
+      log("lint_topology", {});
+      return mockLint(normalizeTopology(topology));
+    },
+    async export_topology({ topology, format }) {
+      log("export_topology", { format });
+      if (!EXPORT_FORMATS.includes(format)) throw new PlatformError("export.format", `unknown export format '${format}'`);
+      return mockExport(normalizeTopology(topology), format);
+    },
+    async refactor_supervisor({ topology, chain }) {
+      log("refactor_supervisor", { chain });
+      return mockRefactor(normalizeTopology(topology), chain);
+    },
+    async write_text({ path, text }) {
+      log("write_text", { path });
+      texts.set(path, text);
+      return null;
+    },
+  };
+}
+
+function name(t: Topology, id: string): string {
+  return t.agents.find((a) => a.id === id)?.name ?? id;
+}
+
+export function mockLint(t: Topology): Finding[] {
+  const out: Finding[] = [];
+  const known = new Set(t.agents.map((a) => a.id));
+  if (!known.has(t.entry)) {
+    out.push({ code: "missing-entry", severity: "error", message: `the entry agent '${t.entry}' does not exist`, agents: [], edges: [] });
+  }
+  for (const e of t.edges) {
+    for (const end of [e.from, e.to]) {
+      if (!known.has(end)) {
+        out.push({ code: "missing-agent", severity: "error", message: `edge ${edgeId(e)} names an unknown agent '${end}'`, agents: [], edges: [edgeId(e)] });
+      }
+    }
+  }
+  const handoffs = t.edges.filter((e) => e.kind === "handoff");
+  for (const e of handoffs) {
+    if (e.from >= e.to) continue;
+    const back = handoffs.find((b) => b.from === e.to && b.to === e.from);
+    if (back) {
+      out.push({
+        code: "handoff-back-to-source",
+        severity: "warning",
+        message: `${name(t, e.from)} hands off to ${name(t, e.to)} and ${name(t, e.to)} can hand straight back`,
+        agents: [e.from, e.to],
+        edges: [edgeId(e), edgeId(back)],
+      });
+    }
+  }
+  const reach = new Set<string>([t.entry]);
+  const queue = [t.entry];
+  while (queue.length) {
+    const a = queue.shift() as string;
+    for (const e of t.edges) if (e.from === a && !reach.has(e.to)) (reach.add(e.to), queue.push(e.to));
+  }
+  const escalation = t.guards.on_revisit === "escalate" ? (t.guards.escalate_to ?? t.agents.find((a) => a.kind === "human")?.id) : undefined;
+  for (const a of t.agents) {
+    if (!reach.has(a.id) && a.id !== escalation) {
+      out.push({ code: "unreachable-agent", severity: "warning", message: `${a.name} cannot be reached from the entry agent`, agents: [a.id], edges: [] });
+    }
+    if ((a.kind ?? "agent") !== "human" && !a.model) {
+      out.push({ code: "missing-model", severity: "warning", message: `${a.name} has no model`, agents: [a.id], edges: [] });
+    }
+  }
+  for (const e of handoffs) {
+    if (e.acceptance === "verify") {
+      out.push({
+        code: "verify-handoff",
+        severity: "warning",
+        message: `${name(t, e.to)}'s "done" must be verified, but ${name(t, e.from)} hands off and steps out: apply the supervisor refactor`,
+        agents: [e.from, e.to],
+        edges: [edgeId(e)],
+      });
+    }
+  }
+  return out;
+}
+
+function modelLine(a: Agent): string {
+  return a.model ? `${a.model.provider} · ${a.model.name}` : "human";
+}
+
+export function mockExport(t: Topology, format: ExportFormat): string {
+  switch (format) {
+    case "json":
+      return JSON.stringify(t, null, 2);
+    case "yaml":
+      return `# mock YAML export\n${JSON.stringify(t, null, 2)}\n`;
+    case "mermaid": {
+      const lines = ["flowchart LR"];
+      for (const a of t.agents) lines.push(`  n_${a.id}["${a.name}<br/><small>${modelLine(a)}</small>"]`);
+      for (const e of t.edges) {
+        lines.push(
+          e.kind === "handoff"
+            ? `  n_${e.from} ==>|"handoff · ${policyLabel(e.policy)}"| n_${e.to}`
+            : `  n_${e.from} -.->|"delegates"| n_${e.to}`,
+        );
+      }
+      lines.push(`  start((start)) --> n_${t.entry}`);
+      return lines.join("\n") + "\n";
+    }
+    case "dot": {
+      const lines = ["digraph topology {", "  rankdir=LR;"];
+      for (const a of t.agents) lines.push(`  "${a.id}" [label="${a.name}"];`);
+      for (const e of t.edges) lines.push(`  "${e.from}" -> "${e.to}" [style=${e.kind === "handoff" ? "solid" : "dashed"}];`);
+      lines.push("}");
+      return lines.join("\n") + "\n";
+    }
+    case "openai-agents-py":
+      return `# mock export of ${t.name}\nfrom agents import Agent\n` + t.agents.map((a) => `${a.id} = Agent(name=${JSON.stringify(a.name)})`).join("\n") + "\n";
+  }
+}
+
+export function mockRefactor(t: Topology, chainIn: string[]): Topology {
+  const chain = chainIn.length ? orderChain(t, chainIn) : longestHandoffChain(t);
+  if (!chain || chain.length === 0) throw new PlatformError("refactor.chain", "no handoff chain to refactor");
+  const edges = chain.map((id) => t.edges.find((e) => edgeId(e) === id) as Edge);
+  const workers = [edges[0]!.from, ...edges.map((e) => e.to)];
+  const supId = t.agents.some((a) => a.id === "supervisor") ? "supervisor-2" : "supervisor";
+  const sup: Agent = {
+    id: supId,
+    name: "Supervisor",
+    kind: "supervisor",
+    instructions: `Delegate the work, in order, to: ${workers.map((w) => name(t, w)).join(", ")}.`,
+    model: { provider: "mock", name: "mock" },
+  };
+  let next: Topology = { ...t, agents: [sup, ...t.agents], edges: t.edges.filter((e) => !chain.includes(edgeId(e))) };
+  for (const w of workers) {
+    const id = uniqueEdgeId(next, supId, w);
+    next = { ...next, edges: [...next.edges, { id, kind: "delegation", from: supId, to: w }] };
+  }
+  if (workers[0] === t.entry) next = { ...next, entry: supId };
+  return next;
+}

@@ -1,0 +1,41 @@
+import { invoke } from "@tauri-apps/api/core";
+import { open, save } from "@tauri-apps/plugin-dialog";
+import type { CommandName, Platform } from "./types";
+import { toPlatformError } from "./types";
+
+/** The desktop shell: each backend command is a Tauri command; errors arrive as `{code, message}`. */
+export function createTauriPlatform(): Platform {
+  async function call<T>(command: CommandName, args: Record<string, unknown>): Promise<T> {
+    try {
+      return await invoke<T>(command, args);
+    } catch (e) {
+      throw toPlatformError(e);
+    }
+  }
+
+  return {
+    kind: "tauri",
+    dialogs: {
+      async pickOpenPath() {
+        const chosen = await open({
+          multiple: false,
+          directory: false,
+          filters: [{ name: "Topology", extensions: ["yaml", "yml", "json"] }],
+        });
+        return typeof chosen === "string" ? chosen : null;
+      },
+      async pickSavePath(defaultPath, filter) {
+        const chosen = await save({ defaultPath, filters: [filter] });
+        return chosen ?? null;
+      },
+    },
+    list_files: () => call("list_files", {}),
+    open_topology: (a) => call("open_topology", a),
+    new_topology: (a) => call("new_topology", a),
+    save_topology: (a) => call("save_topology", a),
+    lint_topology: (a) => call("lint_topology", a),
+    export_topology: (a) => call("export_topology", a),
+    refactor_supervisor: (a) => call("refactor_supervisor", a),
+    write_text: (a) => call("write_text", a),
+  };
+}

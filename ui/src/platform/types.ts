@@ -1,0 +1,92 @@
+import type { ApiError } from "../bindings/ApiError";
+import type { Finding } from "../bindings/Finding";
+import type { OpenedTopology } from "../bindings/OpenedTopology";
+import type { Topology } from "../bindings/Topology";
+
+/** A topology file the backend offers to open. */
+export type FileEntry = { path: string; name: string };
+
+export const EXPORT_FORMATS = ["yaml", "json", "openai-agents-py", "mermaid", "dot"] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export const EXPORT_EXTENSIONS: Record<ExportFormat, string> = {
+  yaml: "yaml",
+  json: "json",
+  "openai-agents-py": "py",
+  mermaid: "mmd",
+  dot: "dot",
+};
+
+export const EXPORT_LABELS: Record<ExportFormat, string> = {
+  yaml: "YAML",
+  json: "JSON",
+  "openai-agents-py": "OpenAI Agents SDK (Python)",
+  mermaid: "Mermaid",
+  dot: "Graphviz DOT",
+};
+
+/** Native file dialogs, where the host has them (Tauri). */
+export interface NativeDialogs {
+  /** Asks for a topology file to open; null when cancelled. */
+  pickOpenPath(): Promise<string | null>;
+  /** Asks where to save; null when cancelled. */
+  pickSavePath(defaultPath: string, filter: { name: string; extensions: string[] }): Promise<string | null>;
+}
+
+/**
+ * The backend contract. Method names and argument objects match the backend commands exactly
+ * (Tauri `invoke(name, args)`, HTTP `POST /api/<name>` with `args` as the body).
+ */
+export interface Platform {
+  readonly kind: "tauri" | "http" | "mock";
+  /** Present only where the host has native file dialogs. */
+  readonly dialogs: NativeDialogs | null;
+
+  list_files(args?: Record<string, never>): Promise<FileEntry[]>;
+  open_topology(args: { path: string }): Promise<OpenedTopology>;
+  new_topology(args: { name: string }): Promise<Topology>;
+  save_topology(args: { topology: Topology; path: string }): Promise<null>;
+  lint_topology(args: { topology: Topology }): Promise<Finding[]>;
+  export_topology(args: { topology: Topology; format: ExportFormat }): Promise<string>;
+  refactor_supervisor(args: { topology: Topology; chain: string[] }): Promise<Topology>;
+  /** Writes an export that is not a topology (code, diagrams). */
+  write_text(args: { path: string; text: string }): Promise<null>;
+}
+
+export type CommandName = Exclude<keyof Platform, "kind" | "dialogs">;
+
+/** Every failure from any host, as the backend's `{code, message}`. */
+export class PlatformError extends Error implements ApiError {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = "PlatformError";
+    this.code = code;
+  }
+}
+
+function isApiError(v: unknown): v is ApiError {
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    typeof (v as { code?: unknown }).code === "string" &&
+    typeof (v as { message?: unknown }).message === "string"
+  );
+}
+
+/** Normalises whatever a host threw into a PlatformError. */
+export function toPlatformError(e: unknown, fallbackCode = "internal"): PlatformError {
+  if (e instanceof PlatformError) return e;
+  if (isApiError(e)) return new PlatformError(e.code, e.message);
+  if (typeof e === "string") {
+    try {
+      const parsed: unknown = JSON.parse(e);
+      if (isApiError(parsed)) return new PlatformError(parsed.code, parsed.message);
+    } catch {
+      /* not JSON */
+    }
+    return new PlatformError(fallbackCode, e);
+  }
+  if (e instanceof Error) return new PlatformError(fallbackCode, e.message);
+  return new PlatformError(fallbackCode, String(e));
+}

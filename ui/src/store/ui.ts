@@ -1,0 +1,94 @@
+// Transient UI state that is not part of the document: dialogs, toasts, panels, node sizes.
+import { create } from "zustand";
+
+export type DialogKind = "open" | "export" | "saveAs" | "new" | null;
+
+export type Toast = { id: number; kind: "info" | "success" | "error"; title: string; detail?: string };
+
+export type ConfirmRequest = {
+  title: string;
+  message: string;
+  confirmLabel: string;
+  /** A third choice ("Don't save"); absent for a plain yes/no. */
+  alternateLabel?: string;
+  resolve: (choice: "confirm" | "alternate" | "cancel") => void;
+};
+
+export type PendingConnection = { from: string; to: string; x: number; y: number };
+
+export type BottomTab = "problems";
+
+type UiState = {
+  dialog: DialogKind;
+  toasts: Toast[];
+  confirm: ConfirmRequest | null;
+  pendingConnection: PendingConnection | null;
+  bottomTab: BottomTab;
+  bottomOpen: boolean;
+  /** Rendered node sizes by agent id (auto-layout uses them). */
+  nodeSizes: Record<string, { width: number; height: number }>;
+  busy: string | null;
+
+  openDialog(d: DialogKind): void;
+  notify(kind: Toast["kind"], title: string, detail?: string): void;
+  dismiss(id: number): void;
+  ask(req: Omit<ConfirmRequest, "resolve">): Promise<"confirm" | "alternate" | "cancel">;
+  setPendingConnection(c: PendingConnection | null): void;
+  setBottom(tab: BottomTab, open?: boolean): void;
+  toggleBottom(): void;
+  setNodeSizes(sizes: Record<string, { width: number; height: number }>): void;
+  setBusy(label: string | null): void;
+};
+
+let toastSeq = 0;
+
+export const useUi = create<UiState>()((set, get) => ({
+  dialog: null,
+  toasts: [],
+  confirm: null,
+  pendingConnection: null,
+  bottomTab: "problems",
+  bottomOpen: true,
+  nodeSizes: {},
+  busy: null,
+
+  openDialog(dialog) {
+    set({ dialog });
+  },
+  notify(kind, title, detail) {
+    const id = ++toastSeq;
+    set({ toasts: [...get().toasts, { id, kind, title, detail }].slice(-4) });
+    setTimeout(() => get().dismiss(id), kind === "error" ? 8000 : 3500);
+  },
+  dismiss(id) {
+    set({ toasts: get().toasts.filter((t) => t.id !== id) });
+  },
+  ask(req) {
+    return new Promise((resolve) => {
+      set({
+        confirm: {
+          ...req,
+          resolve: (choice) => {
+            set({ confirm: null });
+            resolve(choice);
+          },
+        },
+      });
+    });
+  },
+  setPendingConnection(pendingConnection) {
+    set({ pendingConnection });
+  },
+  setBottom(bottomTab, open = true) {
+    set({ bottomTab, bottomOpen: open });
+  },
+  toggleBottom() {
+    set({ bottomOpen: !get().bottomOpen });
+  },
+  setNodeSizes(sizes) {
+    set({ nodeSizes: { ...get().nodeSizes, ...sizes } });
+  },
+  setBusy(busy) {
+    set({ busy });
+  },
+}));

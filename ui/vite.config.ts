@@ -1,0 +1,18 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from "vite";
+import react from "@vitejs/plugin-react";
+
+// Tauri serves the built files itself; `baton serve --ui ui/dist` serves them for the browser.
+export default defineConfig({
+  plugins: [react()],
+  base: "./",
+  clearScreen: false,
+  server: { port: 5173, strictPort: true },
+  build: { outDir: "dist", target: "es2022", chunkSizeWarningLimit: 2500 },
+  test: {
+    environment: "happy-dom",
+    include: ["src/**/*.test.{ts,tsx}"],
+    setupFiles: ["./vitest.setup.ts"],
+    css: false,
+  },
+});
