@@ -161,6 +161,7 @@ pub fn supervisor_refactor(
                     calls: vec![MockCall {
                         tool: tool.clone(),
                         args: serde_json::json!({ "input": s.input }),
+                        id: None,
                     }],
                     ..Default::default()
                 },

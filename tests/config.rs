@@ -149,6 +149,7 @@ fn topology() -> impl Strategy<Value = Topology> {
                                 calls: vec![MockCall {
                                     tool: "t".into(),
                                     args: serde_json::json!({"x": [1, "two"]}),
+                                    id: Some("c1".into()),
                                 }],
                                 reasoning: None,
                             },

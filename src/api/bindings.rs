@@ -10,5 +10,9 @@ pub fn export_all(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> {
     crate::api::OpenedTopology::export_all(&cfg)?;
     crate::api::ApiError::export_all(&cfg)?;
     crate::lint::Finding::export_all(&cfg)?;
+    crate::context::Item::export_all(&cfg)?;
+    crate::trace::Step::export_all(&cfg)?;
+    crate::trace::Transfer::export_all(&cfg)?;
+    crate::trace::Outcome::export_all(&cfg)?;
     Ok(())
 }

@@ -55,7 +55,7 @@ impl<'de> Deserialize<'de> for ItemId {
 }
 
 /// What an item is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ItemKind {
     /// An agent's system instructions (never crosses a handoff).
@@ -104,8 +104,9 @@ impl ItemKind {
 }
 
 /// One thing an agent can see.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct Item {
+    #[ts(as = "String")]
     pub id: ItemId,
     pub kind: ItemKind,
     /// Message text, reasoning, a tool's output, instructions or the fact's text.
@@ -129,6 +130,7 @@ pub struct Item {
     pub turn: u32,
     /// Items this one was derived from (a summary, a serialized field, a delegation's input).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Vec<String>")]
     pub derived_from: Vec<ItemId>,
 }
 

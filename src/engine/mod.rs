@@ -8,7 +8,6 @@ mod tools;
 
 pub use events::RunEvent;
 
-
 use crate::providers::{MockModel, ModelSource, SameModel};
 use crate::topology::Topology;
 use crate::trace::Trace;

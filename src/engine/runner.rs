@@ -645,7 +645,14 @@ impl<'t> Runner<'t> {
             call,
             turn: self.turn,
         };
+        let before = self.store.len();
         let hist = apply_policy(&mut self.store, &policy, &f.hist, new_start, &ctx);
+        if self.opts.sink.is_some() {
+            let made: Vec<Item> = self.store.iter().skip(before).cloned().collect();
+            for item in made {
+                self.emit(|| RunEvent::Item(item));
+            }
+        }
         let own = self.own_items(&target);
         let receiver: Vec<ItemId> = own.iter().chain(hist.items.iter()).copied().collect();
         let facts = self.fact_checks(&sender, &receiver);

@@ -87,7 +87,10 @@ impl MockModel {
             output.push(OutputItem::Call {
                 name: c.tool.clone(),
                 arguments: c.args.to_string(),
-                call_id: format!("call_{}_{}", req.turn, i + 1),
+                call_id: c
+                    .id
+                    .clone()
+                    .unwrap_or_else(|| format!("call_{}_{}", req.turn, i + 1)),
             });
         }
         if output.is_empty() {

@@ -95,6 +95,9 @@ pub struct MockCall {
     pub tool: String,
     #[serde(default = "empty_args", skip_serializing_if = "is_empty_args")]
     pub args: serde_json::Value,
+    /// The call id (generated as `call_<turn>_<n>` when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
 }
 
 fn empty_args() -> serde_json::Value {

@@ -8,4 +8,8 @@ export type MockCall = {
 /**
  * The tool name as the model sees it (e.g. `transfer_to_billing`).
  */
-tool: string, args?: JsonValue, };
+tool: string, args?: JsonValue, 
+/**
+ * The call id (generated as `call_<turn>_<n>` when absent).
+ */
+id?: string | null, };

@@ -1,5 +1,7 @@
 // Transient UI state that is not part of the document: dialogs, toasts, panels, node sizes.
 import { create } from "zustand";
+import type { FileEntry } from "../platform/types";
+import { loadRecent, pushRecent } from "../recent";
 
 export type DialogKind = "open" | "export" | "saveAs" | "new" | null;
 
@@ -28,6 +30,7 @@ type UiState = {
   /** Rendered node sizes by agent id (auto-layout uses them). */
   nodeSizes: Record<string, { width: number; height: number }>;
   busy: string | null;
+  recent: FileEntry[];
 
   openDialog(d: DialogKind): void;
   notify(kind: Toast["kind"], title: string, detail?: string): void;
@@ -38,6 +41,7 @@ type UiState = {
   toggleBottom(): void;
   setNodeSizes(sizes: Record<string, { width: number; height: number }>): void;
   setBusy(label: string | null): void;
+  addRecent(path: string): void;
 };
 
 let toastSeq = 0;
@@ -51,6 +55,7 @@ export const useUi = create<UiState>()((set, get) => ({
   bottomOpen: true,
   nodeSizes: {},
   busy: null,
+  recent: loadRecent(),
 
   openDialog(dialog) {
     set({ dialog });
@@ -90,5 +95,8 @@ export const useUi = create<UiState>()((set, get) => ({
   },
   setBusy(busy) {
     set({ busy });
+  },
+  addRecent(path) {
+    set({ recent: pushRecent(path) });
   },
 }));

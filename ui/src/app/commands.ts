@@ -1,0 +1,301 @@
+// Everything the menus, shortcuts and panels can do, in one place. Commands read the stores at
+// call time, so the returned object is stable and cheap to pass around.
+import { useReactFlow } from "@xyflow/react";
+import { useMemo } from "react";
+import { autoLayout } from "../model/layout";
+import {
+  addAgent as addAgentOp,
+  edgeId,
+  normalizeTopology,
+  orderChain,
+  setPositions,
+  unplacedAgents,
+} from "../model/topology";
+import type { AgentKind, Finding, Position, Topology } from "../model/types";
+import { EXPORT_EXTENSIONS, EXPORT_LABELS, type ExportFormat, type Platform } from "../platform/types";
+import { fileName } from "../recent";
+import { selectDirty, useDesigner } from "../store/designer";
+import { useUi } from "../store/ui";
+import { usePlatform } from "./platform-context";
+import { usePrompt } from "./prompt";
+
+export type Commands = ReturnType<typeof makeCommands>;
+
+function describe(e: unknown): string {
+  if (e && typeof e === "object" && "message" in e) return String((e as { message: unknown }).message);
+  return String(e);
+}
+
+function errorCode(e: unknown): string | undefined {
+  return e && typeof e === "object" && "code" in e ? String((e as { code: unknown }).code) : undefined;
+}
+
+/** Lays out agents that have no position yet (all of them, with ELK, when any is missing). */
+export async function withLayout(t: Topology, sizes: Record<string, { width: number; height: number }> = {}): Promise<Topology> {
+  if (unplacedAgents(t).length === 0) return t;
+  return setPositions(t, await autoLayout(t, sizes));
+}
+
+type FlowApi = Pick<ReturnType<typeof useReactFlow>, "fitView" | "screenToFlowPosition">;
+
+export function makeCommands(platform: Platform, flow: FlowApi) {
+  const doc = () => useDesigner.getState();
+  const ui = () => useUi.getState();
+
+  const fail = (what: string, e: unknown) => {
+    const code = errorCode(e);
+    ui().notify("error", what, code ? `${describe(e)} (${code})` : describe(e));
+  };
+
+  const fitSoon = (opts: Parameters<FlowApi["fitView"]>[0] = {}) => {
+    requestAnimationFrame(() => {
+      void flow.fitView({ padding: 0.2, maxZoom: 1.15, duration: 250, ...opts });
+    });
+  };
+
+  async function chooseSavePath(defaultPath: string, ext: string, title: string): Promise<string | null> {
+    if (platform.dialogs) {
+      return platform.dialogs.pickSavePath(defaultPath, { name: ext.toUpperCase(), extensions: [ext] });
+    }
+    return usePrompt.getState().ask({
+      title,
+      message:
+        platform.kind === "http"
+          ? "Path relative to the folder Baton serves. The extension picks the format."
+          : "Path of the file to write. The extension picks the format.",
+      defaultPath,
+      confirmLabel: "Save",
+    });
+  }
+
+  async function saveTo(path: string): Promise<boolean> {
+    const t = doc().topology;
+    if (!t) return false;
+    ui().setBusy("Saving…");
+    try {
+      await platform.save_topology({ topology: t, path });
+      doc().markSaved(path, t);
+      ui().addRecent(path);
+      ui().notify("success", `Saved ${fileName(path)}`);
+      return true;
+    } catch (e) {
+      fail(`Could not save ${fileName(path)}`, e);
+      return false;
+    } finally {
+      ui().setBusy(null);
+    }
+  }
+
+  async function saveAs(): Promise<boolean> {
+    const t = doc().topology;
+    if (!t) return false;
+    const current = doc().path;
+    const suggested = current ?? `${t.name || "topology"}.yaml`;
+    const path = await chooseSavePath(suggested, "yaml", "Save topology as");
+    if (!path) return false;
+    return saveTo(path);
+  }
+
+  async function save(): Promise<boolean> {
+    const path = doc().path;
+    return path ? saveTo(path) : saveAs();
+  }
+
+  /** True when it is fine to replace the document (saved, discarded, or clean). */
+  async function guardUnsaved(action: string): Promise<boolean> {
+    const s = doc();
+    if (!selectDirty(s)) return true;
+    const name = s.path ? fileName(s.path) : "Untitled";
+    const choice = await ui().ask({
+      title: `Save changes to ${name}?`,
+      message: `Your changes will be lost if you ${action} without saving.`,
+      confirmLabel: "Save",
+      alternateLabel: "Don't save",
+    });
+    if (choice === "cancel") return false;
+    if (choice === "alternate") return true;
+    return save();
+  }
+
+  async function openPath(path: string, opts: { skipGuard?: boolean } = {}): Promise<boolean> {
+    if (!opts.skipGuard && !(await guardUnsaved("open another file"))) return false;
+    ui().setBusy("Opening…");
+    try {
+      const opened = await platform.open_topology({ path });
+      const t = await withLayout(normalizeTopology(opened.topology));
+      doc().load(t, opened.path || path, opened.findings);
+      ui().addRecent(opened.path || path);
+      ui().openDialog(null);
+      return true;
+    } catch (e) {
+      fail(`Could not open ${fileName(path)}`, e);
+      return false;
+    } finally {
+      ui().setBusy(null);
+    }
+  }
+
+  async function browseNative(): Promise<boolean> {
+    if (!platform.dialogs) return false;
+    if (!(await guardUnsaved("open another file"))) return false;
+    const path = await platform.dialogs.pickOpenPath();
+    return path ? openPath(path, { skipGuard: true }) : false;
+  }
+
+  async function newTopology(name = "untitled"): Promise<boolean> {
+    if (!(await guardUnsaved("create a new topology"))) return false;
+    try {
+      const t = await withLayout(normalizeTopology(await platform.new_topology({ name })));
+      doc().load(t, null, []);
+      ui().openDialog(null);
+      return true;
+    } catch (e) {
+      fail("Could not create a topology", e);
+      return false;
+    }
+  }
+
+  async function layout(): Promise<void> {
+    const t = doc().topology;
+    if (!t) return;
+    try {
+      const positions = await autoLayout(t, ui().nodeSizes);
+      doc().commit((cur) => setPositions(cur, positions));
+      fitSoon();
+    } catch (e) {
+      fail("Auto-layout failed", e);
+    }
+  }
+
+  function viewportCenter(): Position {
+    const el = document.querySelector(".react-flow");
+    const r = el?.getBoundingClientRect();
+    const screen = r ? { x: r.left + r.width / 2, y: r.top + r.height / 2 } : { x: 400, y: 300 };
+    const p = flow.screenToFlowPosition(screen);
+    return { x: p.x - 124, y: p.y - 52 };
+  }
+
+  function addAgent(kind: AgentKind = "agent", at?: Position): string | null {
+    if (!doc().topology) return null;
+    let position = at ?? viewportCenter();
+    // Nudge away from agents already sitting there.
+    const taken = Object.values(doc().topology?.layout ?? {});
+    for (let i = 0; i < 20 && taken.some((p) => Math.abs(p.x - position.x) < 40 && Math.abs(p.y - position.y) < 40); i++) {
+      position = { x: position.x + 32, y: position.y + 32 };
+    }
+    let newId: string | null = null;
+    doc().commit((t) => {
+      const [next, id] = addAgentOp(t, { kind, position: { x: Math.round(position.x), y: Math.round(position.y) } });
+      newId = id;
+      return next;
+    });
+    if (newId) doc().setSelection({ agents: [newId], edges: [] });
+    return newId;
+  }
+
+  async function refactorSupervisor(): Promise<boolean> {
+    const t = doc().topology;
+    if (!t) return false;
+    const selected = doc().selection.edges;
+    let chain: string[] = [];
+    if (selected.length > 0) {
+      const ordered = orderChain(t, selected);
+      if (!ordered) {
+        ui().notify(
+          "error",
+          "Not a handoff chain",
+          "Select handoff edges that form one chain (each edge starts where the previous one ends), or select nothing to use the longest chain from the entry.",
+        );
+        return false;
+      }
+      chain = ordered;
+    }
+    ui().setBusy("Refactoring…");
+    try {
+      const result = normalizeTopology(await platform.refactor_supervisor({ topology: t, chain }));
+      const before = new Set(t.agents.map((a) => a.id));
+      const laid = await withLayout(result, ui().nodeSizes);
+      const added = laid.agents.filter((a) => !before.has(a.id)).map((a) => a.id);
+      doc().commit(() => laid, { select: { agents: added, edges: [] } });
+      ui().notify("success", "Refactored to a supervisor", added.length ? `Added ${added.join(", ")}; undo restores the handoffs.` : undefined);
+      fitSoon();
+      return true;
+    } catch (e) {
+      fail("Supervisor refactor failed", e);
+      return false;
+    } finally {
+      ui().setBusy(null);
+    }
+  }
+
+  function focusFinding(f: Finding) {
+    const t = doc().topology;
+    if (!t) return;
+    const edges = f.edges.filter((id) => t.edges.some((e) => edgeId(e) === id));
+    const agents = f.agents.filter((id) => t.agents.some((a) => a.id === id));
+    doc().setSelection(agents.length || edges.length ? { agents: edges.length ? [] : agents, edges } : { agents: [], edges: [] });
+    const focus = new Set(agents);
+    for (const id of edges) {
+      const e = t.edges.find((x) => edgeId(x) === id);
+      if (e) (focus.add(e.from), focus.add(e.to));
+    }
+    if (focus.size) {
+      void flow.fitView({ nodes: [...focus].map((id) => ({ id })), padding: 0.45, maxZoom: 1.2, duration: 300 });
+    }
+  }
+
+  async function exportText(format: ExportFormat): Promise<string> {
+    const t = doc().topology;
+    if (!t) return "";
+    return platform.export_topology({ topology: t, format });
+  }
+
+  async function saveExport(format: ExportFormat, text: string): Promise<boolean> {
+    const t = doc().topology;
+    if (!t) return false;
+    const ext = EXPORT_EXTENSIONS[format];
+    const base = doc().path ? fileName(doc().path as string).replace(/\.(ya?ml|json)$/i, "") : t.name || "topology";
+    const path = await chooseSavePath(`${base}.${ext}`, ext, `Export ${EXPORT_LABELS[format]}`);
+    if (!path) return false;
+    try {
+      if (format === "yaml" || format === "json") await platform.save_topology({ topology: t, path });
+      else await platform.write_text({ path, text });
+      ui().notify("success", `Exported ${fileName(path)}`);
+      return true;
+    } catch (e) {
+      fail(`Could not write ${fileName(path)}`, e);
+      return false;
+    }
+  }
+
+  return {
+    platform,
+    save,
+    saveAs,
+    saveTo,
+    guardUnsaved,
+    openPath,
+    browseNative,
+    newTopology,
+    showOpen: () => ui().openDialog("open"),
+    showExport: () => doc().topology && ui().openDialog("export"),
+    layout,
+    fitView: () => fitSoon({ duration: 250 }),
+    addAgent,
+    refactorSupervisor,
+    focusFinding,
+    exportText,
+    saveExport,
+    undo: () => doc().undo(),
+    redo: () => doc().redo(),
+    selectAll: () => doc().selectAll(),
+    deleteSelection: () => doc().deleteSelection(),
+  };
+}
+
+export function useCommands(): Commands {
+  const platform = usePlatform();
+  const flow = useReactFlow();
+  const { fitView, screenToFlowPosition } = flow;
+  return useMemo(() => makeCommands(platform, { fitView, screenToFlowPosition }), [platform, fitView, screenToFlowPosition]);
+}

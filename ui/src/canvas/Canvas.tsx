@@ -1,0 +1,200 @@
+import {
+  Background,
+  BackgroundVariant,
+  ConnectionLineType,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  SelectionMode,
+  useNodesInitialized,
+  useReactFlow,
+  type Connection,
+  type EdgeChange,
+  type NodeChange,
+  type OnConnectEnd,
+} from "@xyflow/react";
+import { useCallback, useEffect, useMemo, useRef } from "react";
+import { useCommands } from "../app/commands";
+import { setPositions } from "../model/topology";
+import type { Position } from "../model/types";
+import { EMPTY_SELECTION, useDesigner } from "../store/designer";
+import { useUi } from "../store/ui";
+import { CanvasToolbar } from "./CanvasToolbar";
+import { deriveFlow } from "./derive";
+import { DelegationEdge } from "./edges/DelegationEdge";
+import { HandoffEdge } from "./edges/HandoffEdge";
+import { EdgeMarkers } from "./edges/Markers";
+import { EdgeKindChooser } from "./EdgeKindChooser";
+import { AgentNode } from "./nodes/AgentNode";
+import { HumanNode } from "./nodes/HumanNode";
+import { SupervisorNode } from "./nodes/SupervisorNode";
+import type { AgentFlowNode, TransferFlowEdge } from "./types";
+
+const nodeTypes = { agent: AgentNode, supervisor: SupervisorNode, human: HumanNode };
+const edgeTypes = { handoff: HandoffEdge, delegation: DelegationEdge };
+
+let gestureSeq = 0;
+
+const MINIMAP_COLORS: Record<string, string> = {
+  agent: "#6366f1",
+  supervisor: "#8b5cf6",
+  human: "#f59e0b",
+};
+
+export function Canvas() {
+  const topology = useDesigner((s) => s.topology);
+  const selection = useDesigner((s) => s.selection);
+  const findings = useDesigner((s) => s.findings);
+  const docId = useDesigner((s) => s.docId);
+  const nodeSizes = useUi((s) => s.nodeSizes);
+  const commands = useCommands();
+  const flow = useReactFlow();
+  const gesture = useRef<string | null>(null);
+  const pending = useRef<Connection | null>(null);
+
+  const { nodes, edges } = useMemo(
+    () => (topology ? deriveFlow(topology, selection, findings, nodeSizes) : { nodes: [], edges: [] }),
+    [topology, selection, findings, nodeSizes],
+  );
+
+  const onNodesChange = useCallback((changes: NodeChange<AgentFlowNode>[]) => {
+    const sizes: Record<string, { width: number; height: number }> = {};
+    const moved: Record<string, Position> = {};
+    let sel: { agents: Set<string> } | null = null;
+    for (const c of changes) {
+      if (c.type === "dimensions" && c.dimensions) {
+        const cur = useUi.getState().nodeSizes[c.id];
+        if (!cur || cur.width !== c.dimensions.width || cur.height !== c.dimensions.height) sizes[c.id] = c.dimensions;
+      } else if (c.type === "position" && c.position) {
+        moved[c.id] = { x: Math.round(c.position.x), y: Math.round(c.position.y) };
+      } else if (c.type === "select") {
+        sel ??= { agents: new Set(useDesigner.getState().selection.agents) };
+        if (c.selected) sel.agents.add(c.id);
+        else sel.agents.delete(c.id);
+      }
+    }
+    if (Object.keys(sizes).length) useUi.getState().setNodeSizes(sizes);
+    if (Object.keys(moved).length) {
+      const store = useDesigner.getState();
+      if (!gesture.current) {
+        gesture.current = `gesture:drag:${++gestureSeq}`;
+        store.beginGesture(gesture.current);
+      }
+      store.commit((t) => setPositions(t, moved), { coalesce: gesture.current });
+    }
+    if (sel) {
+      const cur = useDesigner.getState().selection;
+      useDesigner.getState().setSelection({ agents: [...sel.agents], edges: cur.edges });
+    }
+  }, []);
+
+  const onEdgesChange = useCallback((changes: EdgeChange<TransferFlowEdge>[]) => {
+    let sel: Set<string> | null = null;
+    for (const c of changes) {
+      if (c.type === "select") {
+        sel ??= new Set(useDesigner.getState().selection.edges);
+        if (c.selected) sel.add(c.id);
+        else sel.delete(c.id);
+      }
+    }
+    if (sel) {
+      const cur = useDesigner.getState().selection;
+      useDesigner.getState().setSelection({ agents: cur.agents, edges: [...sel] });
+    }
+  }, []);
+
+  const onDelete = useCallback(() => {
+    useDesigner.getState().deleteSelection();
+  }, []);
+
+  const onConnect = useCallback((c: Connection) => {
+    pending.current = c;
+  }, []);
+
+  const onConnectEnd: OnConnectEnd = useCallback((event) => {
+    const c = pending.current;
+    pending.current = null;
+    if (!c) return;
+    const p = "changedTouches" in event ? event.changedTouches[0] : event;
+    useUi.getState().setPendingConnection({
+      from: c.source,
+      to: c.target,
+      x: p?.clientX ?? 0,
+      y: p?.clientY ?? 0,
+    });
+  }, []);
+
+  // Fit the view whenever a new document is shown, once its nodes have been measured.
+  const initialized = useNodesInitialized();
+  const fittedDoc = useRef(-1);
+  useEffect(() => {
+    if (initialized && fittedDoc.current !== docId && nodes.length > 0) {
+      fittedDoc.current = docId;
+      void flow.fitView({ padding: 0.22, maxZoom: 1.1 });
+    }
+  }, [initialized, docId, nodes.length, flow]);
+
+  const onDoubleClick = useCallback(
+    (e: React.MouseEvent) => {
+      const target = e.target as HTMLElement;
+      if (!target.classList.contains("react-flow__pane")) return;
+      const p = flow.screenToFlowPosition({ x: e.clientX, y: e.clientY });
+      commands.addAgent("agent", { x: p.x - 124, y: p.y - 40 });
+    },
+    [flow, commands],
+  );
+
+  if (!topology) return null;
+
+  return (
+    <div className="canvas" data-testid="canvas" onDoubleClick={onDoubleClick}>
+      <EdgeMarkers />
+      <ReactFlow<AgentFlowNode, TransferFlowEdge>
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
+        onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
+        onDelete={onDelete}
+        onNodeDragStop={() => {
+          gesture.current = null;
+        }}
+        onConnect={onConnect}
+        onConnectEnd={onConnectEnd}
+        isValidConnection={(c) => c.source !== c.target}
+        onPaneClick={() => {
+          useDesigner.getState().setSelection(EMPTY_SELECTION);
+          useUi.getState().setPendingConnection(null);
+        }}
+        connectionLineType={ConnectionLineType.Bezier}
+        connectionLineStyle={{ stroke: "var(--accent)", strokeWidth: 2 }}
+        connectionRadius={36}
+        deleteKeyCode={["Delete", "Backspace"]}
+        multiSelectionKeyCode={["Shift", "Meta", "Control"]}
+        selectionKeyCode="Shift"
+        selectionMode={SelectionMode.Partial}
+        zoomOnDoubleClick={false}
+        minZoom={0.2}
+        maxZoom={2}
+        proOptions={{ hideAttribution: true }}
+        elevateEdgesOnSelect
+        fitView
+        fitViewOptions={{ padding: 0.22, maxZoom: 1.1 }}
+      >
+        <Background variant={BackgroundVariant.Dots} gap={20} size={1.3} color="var(--canvas-dots)" />
+        <Controls position="bottom-left" showInteractive={false} />
+        <MiniMap
+          position="bottom-right"
+          pannable
+          zoomable
+          nodeBorderRadius={8}
+          nodeColor={(n) => MINIMAP_COLORS[n.type ?? "agent"] ?? "#6366f1"}
+          maskColor="rgba(240, 242, 246, 0.7)"
+        />
+      </ReactFlow>
+      <CanvasToolbar />
+      <EdgeKindChooser />
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+// After a drag from one agent to another: choose what the new edge is.
+import { ArrowRightLeft, CornerDownRight, X } from "lucide-react";
+import { useEffect } from "react";
+import { addEdge } from "../model/topology";
+import type { EdgeKind } from "../model/types";
+import { useDesigner } from "../store/designer";
+import { useUi } from "../store/ui";
+
+export function EdgeKindChooser() {
+  const pending = useUi((s) => s.pendingConnection);
+  const setPending = useUi((s) => s.setPendingConnection);
+  const topology = useDesigner((s) => s.topology);
+
+  useEffect(() => {
+    if (!pending) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") setPending(null);
+      if (e.key === "h" || e.key === "H") choose("handoff");
+      if (e.key === "d" || e.key === "D") choose("delegation");
+    };
+    window.addEventListener("keydown", onKey, true);
+    return () => window.removeEventListener("keydown", onKey, true);
+  });
+
+  if (!pending || !topology) return null;
+  const name = (id: string) => topology.agents.find((a) => a.id === id)?.name ?? id;
+
+  function choose(kind: EdgeKind) {
+    const p = useUi.getState().pendingConnection;
+    if (!p) return;
+    let newId = "";
+    useDesigner.getState().commit((t) => {
+      const [next, id] = addEdge(t, p.from, p.to, kind);
+      newId = id;
+      return next;
+    });
+    useDesigner.getState().setSelection({ agents: [], edges: [newId] });
+    setPending(null);
+  }
+
+  const left = Math.min(pending.x + 8, window.innerWidth - 300);
+  const top = Math.min(pending.y + 8, window.innerHeight - 200);
+  return (
+    <div className="popover edge-chooser" style={{ left, top }} data-testid="edge-kind-chooser" role="dialog" aria-label="Choose the edge kind">
+      <div className="popover-header">
+        <span>
+          {name(pending.from)} <span className="muted">→</span> {name(pending.to)}
+        </span>
+        <button className="icon-btn sm" aria-label="Cancel" onClick={() => setPending(null)}>
+          <X size={14} />
+        </button>
+      </div>
+      <button className="chooser-option" data-testid="edge-kind-handoff" onClick={() => choose("handoff")} autoFocus>
+        <span className="chooser-icon handoff">
+          <ArrowRightLeft size={15} />
+        </span>
+        <span className="chooser-text">
+          <strong>Handoff</strong>
+          <span>Ownership moves; the sender steps out.</span>
+        </span>
+        <kbd>H</kbd>
+      </button>
+      <button className="chooser-option" data-testid="edge-kind-delegation" onClick={() => choose("delegation")}>
+        <span className="chooser-icon delegation">
+          <CornerDownRight size={15} />
+        </span>
+        <span className="chooser-text">
+          <strong>Delegation</strong>
+          <span>Agent as a tool; the caller keeps ownership.</span>
+        </span>
+        <kbd>D</kbd>
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,224 @@
+// Small, consistent form controls for the inspector.
+import { useEffect, useId, useState, type ReactNode } from "react";
+
+export function Section({ title, actions, children, testId }: { title: string; actions?: ReactNode; children: ReactNode; testId?: string }) {
+  return (
+    <section className="insp-section" data-testid={testId}>
+      <header className="insp-section-header">
+        <h3>{title}</h3>
+        {actions && <div className="insp-section-actions">{actions}</div>}
+      </header>
+      <div className="insp-section-body">{children}</div>
+    </section>
+  );
+}
+
+export function Field({ label, hint, error, children, htmlFor, inline }: { label: string; hint?: ReactNode; error?: string | null; children: ReactNode; htmlFor?: string; inline?: boolean }) {
+  return (
+    <div className={`field${inline ? " field-inline" : ""}${error ? " has-error" : ""}`}>
+      <label className="field-label" htmlFor={htmlFor}>
+        {label}
+      </label>
+      <div className="field-control">{children}</div>
+      {error ? <div className="field-error">{error}</div> : hint ? <div className="field-hint">{hint}</div> : null}
+    </div>
+  );
+}
+
+type TextProps = {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  placeholder?: string;
+  hint?: ReactNode;
+  testId?: string;
+  mono?: boolean;
+  disabled?: boolean;
+};
+
+export function TextField({ label, value, onChange, placeholder, hint, testId, mono, disabled }: TextProps) {
+  const id = useId();
+  return (
+    <Field label={label} hint={hint} htmlFor={id}>
+      <input
+        id={id}
+        className={`input${mono ? " mono" : ""}`}
+        value={value}
+        placeholder={placeholder}
+        disabled={disabled}
+        spellCheck={false}
+        data-testid={testId}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    </Field>
+  );
+}
+
+export function TextAreaField({
+  label,
+  value,
+  onChange,
+  placeholder,
+  hint,
+  testId,
+  rows = 6,
+  mono = true,
+  error,
+}: TextProps & { rows?: number; error?: string | null }) {
+  const id = useId();
+  return (
+    <Field label={label} hint={hint} htmlFor={id} error={error}>
+      <textarea
+        id={id}
+        className={`textarea${mono ? " mono" : ""}`}
+        value={value}
+        rows={rows}
+        placeholder={placeholder}
+        spellCheck={!mono}
+        data-testid={testId}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    </Field>
+  );
+}
+
+/**
+ * A number input that keeps what is typed while it is not a number yet. `null` is "empty"
+ * (e.g. "unlimited"); `integer` rejects fractions.
+ */
+export function NumberField({
+  label,
+  value,
+  onChange,
+  placeholder,
+  hint,
+  testId,
+  min,
+  max,
+  step,
+  integer,
+  allowEmpty = true,
+}: {
+  label: string;
+  value: number | null | undefined;
+  onChange: (v: number | null) => void;
+  placeholder?: string;
+  hint?: ReactNode;
+  testId?: string;
+  min?: number;
+  max?: number;
+  step?: number;
+  integer?: boolean;
+  allowEmpty?: boolean;
+}) {
+  const id = useId();
+  const [draft, setDraft] = useState<string>(value == null ? "" : String(value));
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    // Follow external changes (undo, another selection) unless the draft already means the value.
+    setDraft((d) => (parse(d) === (value ?? null) ? d : value == null ? "" : String(value)));
+    setError(null);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [value]);
+
+  function parse(s: string): number | null | undefined {
+    if (s.trim() === "") return null;
+    const n = Number(s);
+    return Number.isFinite(n) ? n : undefined;
+  }
+
+  function commit(s: string) {
+    setDraft(s);
+    const n = parse(s);
+    if (n === undefined) return setError("Not a number");
+    if (n === null) {
+      if (!allowEmpty) return setError("Required");
+      setError(null);
+      return onChange(null);
+    }
+    if (integer && !Number.isInteger(n)) return setError("A whole number");
+    if (min !== undefined && n < min) return setError(`At least ${min}`);
+    if (max !== undefined && n > max) return setError(`At most ${max}`);
+    setError(null);
+    onChange(n);
+  }
+
+  return (
+    <Field label={label} hint={hint} htmlFor={id} error={error}>
+      <input
+        id={id}
+        className="input mono"
+        inputMode={integer ? "numeric" : "decimal"}
+        value={draft}
+        placeholder={placeholder}
+        data-testid={testId}
+        min={min}
+        max={max}
+        step={step}
+        onChange={(e) => commit(e.target.value)}
+      />
+    </Field>
+  );
+}
+
+export function SelectField<T extends string>({
+  label,
+  value,
+  options,
+  onChange,
+  hint,
+  testId,
+}: {
+  label: string;
+  value: T;
+  options: readonly { value: T; label: string }[];
+  onChange: (v: T) => void;
+  hint?: ReactNode;
+  testId?: string;
+}) {
+  const id = useId();
+  return (
+    <Field label={label} hint={hint} htmlFor={id}>
+      <select id={id} className="select" value={value} data-testid={testId} onChange={(e) => onChange(e.target.value as T)}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
+export function Segmented<T extends string>({
+  value,
+  options,
+  onChange,
+  testId,
+  label,
+}: {
+  value: T;
+  options: readonly { value: T; label: ReactNode; title?: string }[];
+  onChange: (v: T) => void;
+  testId?: string;
+  label: string;
+}) {
+  return (
+    <div className="segmented" role="radiogroup" aria-label={label} data-testid={testId}>
+      {options.map((o) => (
+        <button
+          key={o.value}
+          type="button"
+          role="radio"
+          aria-checked={o.value === value}
+          className={o.value === value ? "is-active" : ""}
+          title={o.title}
+          data-testid={testId ? `${testId}-${o.value}` : undefined}
+          onClick={() => onChange(o.value)}
+        >
+          {o.label}
+        </button>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+// Live lint: after each change (debounced) ask the backend for findings; stale answers are dropped.
+import { useEffect } from "react";
+import { usePlatform } from "../app/platform-context";
+import { useDesigner } from "../store/designer";
+
+export const LINT_DEBOUNCE_MS = 200;
+
+export function useLint() {
+  const platform = usePlatform();
+  const topology = useDesigner((s) => s.topology);
+  useEffect(() => {
+    if (!topology) return;
+    let cancelled = false;
+    const timer = setTimeout(() => {
+      platform
+        .lint_topology({ topology })
+        .then((findings) => {
+          if (!cancelled && useDesigner.getState().topology === topology) useDesigner.getState().setFindings(findings);
+        })
+        .catch(() => {
+          /* a topology the backend cannot read yet (e.g. mid-edit); keep the last findings */
+        });
+    }, LINT_DEBOUNCE_MS);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [platform, topology]);
+}

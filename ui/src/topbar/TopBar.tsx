@@ -1,0 +1,198 @@
+import {
+  ChevronDown,
+  Clock,
+  FilePlus2,
+  FolderOpen,
+  GitMerge,
+  LayoutDashboard,
+  Maximize,
+  Redo2,
+  Save,
+  Share,
+  Undo2,
+} from "lucide-react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import type { Commands } from "../app/commands";
+import { fileName } from "../recent";
+import { selectCanRedo, selectCanUndo, selectDirty, useDesigner } from "../store/designer";
+import { useUi } from "../store/ui";
+
+const isMac = typeof navigator !== "undefined" && /Mac/.test(navigator.platform);
+export const MOD = isMac ? "⌘" : "Ctrl+";
+
+function Tip({ label, keys }: { label: string; keys?: string }) {
+  return (
+    <span className="tip" role="tooltip">
+      {label}
+      {keys && <kbd>{keys}</kbd>}
+    </span>
+  );
+}
+
+function IconButton({
+  testId,
+  label,
+  keys,
+  onClick,
+  disabled,
+  children,
+}: {
+  testId: string;
+  label: string;
+  keys?: string;
+  onClick: () => void;
+  disabled?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <button className="icon-btn has-tip" data-testid={testId} aria-label={label} onClick={onClick} disabled={disabled}>
+      {children}
+      <Tip label={label} keys={keys} />
+    </button>
+  );
+}
+
+export function TopBar({ commands }: { commands: Commands }) {
+  const topology = useDesigner((s) => s.topology);
+  const path = useDesigner((s) => s.path);
+  const dirty = useDesigner(selectDirty);
+  const canUndo = useDesigner(selectCanUndo);
+  const canRedo = useDesigner(selectCanRedo);
+  const busy = useUi((s) => s.busy);
+  const hasDoc = topology !== null;
+  const title = path ? fileName(path) : hasDoc ? "Untitled" : "";
+
+  useEffect(() => {
+    document.title = hasDoc ? `${dirty ? "● " : ""}${title} — Baton` : "Baton";
+  }, [hasDoc, dirty, title]);
+
+  return (
+    <header className="topbar" data-testid="topbar">
+      <div className="brand">
+        <BatonMark />
+        <span className="brand-name">Baton</span>
+      </div>
+      <div className="topbar-sep" />
+      <div className="toolbar-group">
+        <IconButton testId="menu-new" label="New topology" keys={`${MOD}N`} onClick={() => void commands.newTopology()}>
+          <FilePlus2 size={16} />
+        </IconButton>
+        <IconButton testId="menu-open" label="Open…" keys={`${MOD}O`} onClick={commands.showOpen}>
+          <FolderOpen size={16} />
+        </IconButton>
+        <RecentMenu commands={commands} />
+        <IconButton testId="menu-save" label="Save" keys={`${MOD}S`} onClick={() => void commands.save()} disabled={!hasDoc}>
+          <Save size={16} />
+        </IconButton>
+        <button className="btn btn-ghost btn-sm" data-testid="menu-save-as" onClick={() => void commands.saveAs()} disabled={!hasDoc} title={`Save As (${MOD}Shift+S)`}>
+          Save As…
+        </button>
+      </div>
+      <div className="topbar-sep" />
+      <div className="toolbar-group">
+        <IconButton testId="undo" label="Undo" keys={`${MOD}Z`} onClick={commands.undo} disabled={!canUndo}>
+          <Undo2 size={16} />
+        </IconButton>
+        <IconButton testId="redo" label="Redo" keys={`${MOD}Shift+Z`} onClick={commands.redo} disabled={!canRedo}>
+          <Redo2 size={16} />
+        </IconButton>
+      </div>
+      <div className="topbar-sep" />
+      <div className="toolbar-group">
+        <IconButton testId="auto-layout" label="Auto-layout" keys="L" onClick={() => void commands.layout()} disabled={!hasDoc}>
+          <LayoutDashboard size={16} />
+        </IconButton>
+        <IconButton testId="fit-view" label="Fit view" keys="F" onClick={commands.fitView} disabled={!hasDoc}>
+          <Maximize size={16} />
+        </IconButton>
+      </div>
+
+      <div className="doc-title" data-testid="doc-title" title={path ?? undefined}>
+        {hasDoc && (
+          <>
+            <span className="doc-name">{title}</span>
+            {dirty && <span className="dirty-dot" data-testid="dirty-marker" aria-label="unsaved changes" title="Unsaved changes" />}
+            {topology.name && <span className="doc-topology-name">{topology.name}</span>}
+          </>
+        )}
+        {busy && <span className="busy">{busy}</span>}
+      </div>
+
+      <div className="toolbar-group right">
+        <button
+          className="btn btn-secondary"
+          data-testid="refactor-supervisor"
+          disabled={!hasDoc}
+          onClick={() => void commands.refactorSupervisor()}
+          title="Replace a handoff chain (the selected edges, or the longest chain from the entry) with a supervisor that delegates and keeps ownership"
+        >
+          <GitMerge size={15} /> Refactor to supervisor
+        </button>
+        <button className="btn btn-primary" data-testid="export-open" disabled={!hasDoc} onClick={commands.showExport} title={`Export (${MOD}E)`}>
+          <Share size={15} /> Export
+        </button>
+      </div>
+    </header>
+  );
+}
+
+function RecentMenu({ commands }: { commands: Commands }) {
+  const recent = useUi((s) => s.recent);
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const close = (e: MouseEvent) => {
+      if (!ref.current?.contains(e.target as Node)) setOpen(false);
+    };
+    const esc = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
+    window.addEventListener("mousedown", close);
+    window.addEventListener("keydown", esc);
+    return () => {
+      window.removeEventListener("mousedown", close);
+      window.removeEventListener("keydown", esc);
+    };
+  }, [open]);
+  return (
+    <div className="menu-anchor" ref={ref}>
+      <button className="icon-btn narrow has-tip" data-testid="menu-recent" aria-label="Open recent" aria-expanded={open} onClick={() => setOpen(!open)}>
+        <ChevronDown size={14} />
+        {!open && <Tip label="Open recent" />}
+      </button>
+      {open && (
+        <div className="menu" role="menu">
+          <div className="menu-label">Recent files</div>
+          {recent.length === 0 && <div className="menu-empty">Nothing opened yet</div>}
+          {recent.map((r) => (
+            <button
+              key={r.path}
+              role="menuitem"
+              className="menu-item"
+              data-testid="recent-item"
+              onClick={() => {
+                setOpen(false);
+                void commands.openPath(r.path);
+              }}
+            >
+              <Clock size={14} className="muted" />
+              <span className="menu-item-name">{r.name}</span>
+              <span className="menu-item-path">{r.path}</span>
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function BatonMark({ size = 22 }: { size?: number }) {
+  return (
+    <svg width={size} height={size} viewBox="0 0 24 24" aria-hidden="true" className="baton-mark">
+      <rect x="1" y="1" width="22" height="22" rx="6" fill="var(--accent)" />
+      <circle cx="7.5" cy="12" r="2.6" fill="#fff" />
+      <circle cx="16.5" cy="7.5" r="2.1" fill="#fff" opacity="0.9" />
+      <circle cx="16.5" cy="16.5" r="2.1" fill="#fff" opacity="0.9" />
+      <path d="M9.8 11 L14.6 8.3 M9.8 13 L14.6 15.7" stroke="#fff" strokeWidth="1.6" strokeLinecap="round" />
+    </svg>
+  );
+}
