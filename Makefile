@@ -23,4 +23,4 @@ test: deps check
 	$(CARGO) test
 
 bench: deps
-	$(CARGO) bench
+	$(CARGO) bench --bench engine

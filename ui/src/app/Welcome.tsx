@@ -1,0 +1,63 @@
+import { Clock, FileCode2, FilePlus2, FolderOpen } from "lucide-react";
+import { useEffect, useState } from "react";
+import type { FileEntry } from "../platform/types";
+import { BatonMark, MOD } from "../topbar/TopBar";
+import { useUi } from "../store/ui";
+import type { Commands } from "./commands";
+
+/** What the window shows before a topology is open. */
+export function Welcome({ commands }: { commands: Commands }) {
+  const recent = useUi((s) => s.recent);
+  const [files, setFiles] = useState<FileEntry[]>([]);
+  useEffect(() => {
+    commands.platform
+      .list_files()
+      .then(setFiles)
+      .catch(() => setFiles([]));
+  }, [commands.platform]);
+  return (
+    <div className="welcome" data-testid="welcome">
+      <div className="welcome-card">
+        <div className="welcome-head">
+          <BatonMark size={40} />
+          <div>
+            <h1>Baton</h1>
+            <p>Design multi-agent topologies: who hands off, who delegates, and what context crosses.</p>
+          </div>
+        </div>
+        <div className="welcome-actions">
+          <button className="welcome-action" data-testid="welcome-new" onClick={() => void commands.newTopology()}>
+            <FilePlus2 size={18} />
+            <span>New topology</span>
+            <kbd>{MOD}N</kbd>
+          </button>
+          <button className="welcome-action" data-testid="welcome-open" onClick={commands.showOpen}>
+            <FolderOpen size={18} />
+            <span>Open…</span>
+            <kbd>{MOD}O</kbd>
+          </button>
+        </div>
+        {recent.length > 0 && (
+          <div className="welcome-list">
+            <h4>Recent</h4>
+            {recent.slice(0, 5).map((r) => (
+              <button key={r.path} className="welcome-file" onClick={() => void commands.openPath(r.path)}>
+                <Clock size={14} /> <span>{r.name}</span> <span className="file-path">{r.path}</span>
+              </button>
+            ))}
+          </div>
+        )}
+        {files.length > 0 && (
+          <div className="welcome-list">
+            <h4>{commands.platform.kind === "http" ? "Files" : "Examples"}</h4>
+            {files.slice(0, 8).map((f) => (
+              <button key={f.path} className="welcome-file" data-testid="welcome-file" onClick={() => void commands.openPath(f.path)}>
+                <FileCode2 size={14} /> <span>{f.name}</span> <span className="file-path">{f.path}</span>
+              </button>
+            ))}
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}
