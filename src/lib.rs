@@ -9,5 +9,6 @@ pub mod export;
 pub mod lint;
 pub mod providers;
 pub mod refactor;
+pub mod store;
 pub mod topology;
 pub mod trace;

@@ -3,6 +3,7 @@
 //! parse error, bad arguments).
 
 mod run_cmds;
+mod store_cmds;
 mod topology_cmds;
 
 use clap::{Parser, Subcommand};
@@ -33,6 +34,9 @@ enum Command {
     Schema,
     /// Run a scenario of a topology (mock provider by default) and print its timeline or trace.
     Run(run_cmds::RunArgs),
+    /// List, show and delete saved runs.
+    #[command(subcommand)]
+    Runs(store_cmds::RunsCmd),
     /// Work with traces.
     #[command(subcommand)]
     Trace(run_cmds::TraceCmd),
@@ -69,6 +73,7 @@ pub fn main() -> i32 {
         Command::Refactor(c) => topology_cmds::refactor(c),
         Command::Run(a) => run_cmds::run(a),
         Command::Trace(c) => run_cmds::trace(c),
+        Command::Runs(c) => store_cmds::runs(c),
         Command::Schema => {
             print!("{}", baton::config::topology_schema());
             Ok(0)

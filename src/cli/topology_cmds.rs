@@ -6,7 +6,7 @@ use baton::lint::{Severity, has_errors};
 use clap::{Args, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
-#[derive(Clone, Copy, ValueEnum, Default)]
+#[derive(Clone, Copy, ValueEnum, Default, PartialEq, Eq)]
 pub enum OutFormat {
     #[default]
     Text,

@@ -45,6 +45,10 @@ pub struct RunOptions {
     pub cancel: CancellationToken,
     /// Receives every event as it happens.
     pub sink: Option<EventSink>,
+    /// The run's id (when it is being saved to a store).
+    pub run_id: Option<String>,
+    /// Simulated latency of each mock model call (demos, crash tests).
+    pub mock_delay: Option<std::time::Duration>,
     /// Label of the provider per agent id, recorded in the trace.
     pub providers: std::collections::BTreeMap<String, String>,
 }

@@ -281,6 +281,7 @@ impl<'t> Runner<'t> {
         });
         Trace {
             version: TRACE_VERSION,
+            run_id: self.opts.run_id.take(),
             topology: self.topo.name.clone(),
             scenario: self.scenario.name.clone(),
             definition: Some(self.topo.clone()),

@@ -9,11 +9,21 @@ use futures::future::BoxFuture;
 
 pub struct MockModel {
     scenario: Scenario,
+    delay: Option<std::time::Duration>,
 }
 
 impl MockModel {
     pub fn new(scenario: Scenario) -> MockModel {
-        MockModel { scenario }
+        MockModel {
+            scenario,
+            delay: None,
+        }
+    }
+
+    /// Answers after `delay`, like a model with latency.
+    pub fn with_delay(mut self, delay: std::time::Duration) -> MockModel {
+        self.delay = Some(delay);
+        self
     }
 }
 
@@ -134,6 +144,12 @@ impl Model for MockModel {
         req: ModelRequest<'a>,
     ) -> BoxFuture<'a, Result<ModelResponse, ModelError>> {
         let r = self.answer(&req);
-        Box::pin(std::future::ready(r))
+        match self.delay {
+            None => Box::pin(std::future::ready(r)),
+            Some(d) => Box::pin(async move {
+                tokio::time::sleep(d).await;
+                r
+            }),
+        }
     }
 }

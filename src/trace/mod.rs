@@ -161,6 +161,9 @@ pub struct Outcome {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Trace {
     pub version: u32,
+    /// The run's id in a store, when saved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_id: Option<String>,
     /// The topology's name.
     pub topology: String,
     pub scenario: String,

@@ -50,3 +50,30 @@ pub fn python() -> &'static Path {
         PathBuf::from(stdout(&out).trim())
     })
 }
+
+/// A fresh, empty PostgreSQL database on the loopback server `scripts/pg.sh` starts.
+pub fn pg_database() -> String {
+    static ADMIN: OnceLock<String> = OnceLock::new();
+    let admin = ADMIN.get_or_init(|| {
+        let out = Command::new(root().join("scripts/pg.sh"))
+            .output()
+            .expect("run pg.sh");
+        assert!(out.status.success(), "pg.sh failed: {}", stderr(&out));
+        stdout(&out).trim().to_owned()
+    });
+    static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let name = format!(
+        "baton_test_{}_{}",
+        std::process::id(),
+        N.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
+    );
+    let out = Command::new("psql")
+        .args([admin.as_str(), "-qc", &format!("CREATE DATABASE {name}")])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "createdb: {}", stderr(&out));
+    admin
+        .rsplit_once('/')
+        .map(|(base, _)| format!("{base}/{name}"))
+        .unwrap()
+}

@@ -1,4 +1,5 @@
 import { ReactFlowProvider } from "@xyflow/react";
+import { useEffect } from "react";
 import { Canvas } from "../canvas/Canvas";
 import { ExportDialog } from "../dialogs/ExportDialog";
 import { OpenDialog } from "../dialogs/OpenDialog";
@@ -35,6 +36,12 @@ function Shell() {
   useLint();
   useShortcuts(commands);
   useUnsavedGuard(commands);
+
+  // `?open=PATH` opens a file at start (links, screenshots, tests).
+  useEffect(() => {
+    const path = new URLSearchParams(window.location.search).get("open");
+    if (path) void commands.openPath(path, { skipGuard: true });
+  }, [commands]);
 
   return (
     <div className="app" data-testid="app" data-platform={commands.platform.kind}>

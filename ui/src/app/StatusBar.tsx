@@ -18,18 +18,20 @@ export function StatusBar({ commands }: { commands: Commands }) {
       {topology && (
         <>
           {sel > 0 && <span>{sel} selected</span>}
-          <span>{topology.agents.length} agents</span>
+          <span>
+            {topology.agents.length} {topology.agents.length === 1 ? "agent" : "agents"}
+          </span>
           <span className="legend">
             <svg width="22" height="8" aria-hidden="true">
               <line x1="1" y1="4" x2="21" y2="4" className="legend-handoff" />
             </svg>
-            {handoffs} handoffs
+            {handoffs} {handoffs === 1 ? "handoff" : "handoffs"}
           </span>
           <span className="legend">
             <svg width="22" height="8" aria-hidden="true">
               <line x1="1" y1="4" x2="21" y2="4" className="legend-delegation" />
             </svg>
-            {delegations} delegations
+            {delegations} {delegations === 1 ? "delegation" : "delegations"}
           </span>
         </>
       )}

@@ -1,7 +1,8 @@
 import { Clock, FileCode2, FilePlus2, FolderOpen } from "lucide-react";
 import { useEffect, useState } from "react";
 import type { FileEntry } from "../platform/types";
-import { BatonMark, MOD } from "../topbar/TopBar";
+import { BatonMark } from "../topbar/brand";
+import { MOD } from "../topbar/keys";
 import { useUi } from "../store/ui";
 import type { Commands } from "./commands";
 
@@ -42,7 +43,7 @@ export function Welcome({ commands }: { commands: Commands }) {
             <h4>Recent</h4>
             {recent.slice(0, 5).map((r) => (
               <button key={r.path} className="welcome-file" onClick={() => void commands.openPath(r.path)}>
-                <Clock size={14} /> <span>{r.name}</span> <span className="file-path">{r.path}</span>
+                <Clock size={14} /> <span>{r.name}</span> {r.path !== r.name && <span className="file-path">{r.path}</span>}
               </button>
             ))}
           </div>
@@ -52,7 +53,7 @@ export function Welcome({ commands }: { commands: Commands }) {
             <h4>{commands.platform.kind === "http" ? "Files" : "Examples"}</h4>
             {files.slice(0, 8).map((f) => (
               <button key={f.path} className="welcome-file" data-testid="welcome-file" onClick={() => void commands.openPath(f.path)}>
-                <FileCode2 size={14} /> <span>{f.name}</span> <span className="file-path">{f.path}</span>
+                <FileCode2 size={14} /> <span>{f.name}</span> {f.path !== f.name && <span className="file-path">{f.path}</span>}
               </button>
             ))}
           </div>

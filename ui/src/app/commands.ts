@@ -2,7 +2,7 @@
 // call time, so the returned object is stable and cheap to pass around.
 import { useReactFlow } from "@xyflow/react";
 import { useMemo } from "react";
-import { autoLayout } from "../model/layout";
+import { DEFAULT_NODE_SIZE, autoLayout } from "../model/layout";
 import {
   addAgent as addAgentOp,
   edgeId,
@@ -16,7 +16,7 @@ import { EXPORT_EXTENSIONS, EXPORT_LABELS, type ExportFormat, type Platform } fr
 import { fileName } from "../recent";
 import { selectDirty, useDesigner } from "../store/designer";
 import { useUi } from "../store/ui";
-import { usePlatform } from "./platform-context";
+import { usePlatform } from "./platform-hook";
 import { usePrompt } from "./prompt";
 
 export type Commands = ReturnType<typeof makeCommands>;
@@ -49,7 +49,7 @@ export function makeCommands(platform: Platform, flow: FlowApi) {
 
   const fitSoon = (opts: Parameters<FlowApi["fitView"]>[0] = {}) => {
     requestAnimationFrame(() => {
-      void flow.fitView({ padding: 0.2, maxZoom: 1.15, duration: 250, ...opts });
+      void flow.fitView({ padding: 0.14, maxZoom: 1.1, duration: 250, ...opts });
     });
   };
 
@@ -172,17 +172,42 @@ export function makeCommands(platform: Platform, flow: FlowApi) {
     const r = el?.getBoundingClientRect();
     const screen = r ? { x: r.left + r.width / 2, y: r.top + r.height / 2 } : { x: 400, y: 300 };
     const p = flow.screenToFlowPosition(screen);
-    return { x: p.x - 124, y: p.y - 52 };
+    return { x: p.x - DEFAULT_NODE_SIZE.width / 2, y: p.y - DEFAULT_NODE_SIZE.height / 2 };
+  }
+
+  /** The nearest place around `p` where a new card overlaps no agent (searching rings outwards). */
+  function freeSpotNear(p: Position): Position {
+    const t = doc().topology;
+    const sizes = ui().nodeSizes;
+    const rects = Object.entries(t?.layout ?? {}).map(([id, q]) => ({
+      x: q.x,
+      y: q.y,
+      w: sizes[id]?.width ?? DEFAULT_NODE_SIZE.width,
+      h: sizes[id]?.height ?? DEFAULT_NODE_SIZE.height,
+    }));
+    const { width: w, height: h } = DEFAULT_NODE_SIZE;
+    const gap = 36;
+    const free = (c: Position) =>
+      rects.every((r) => c.x + w + gap <= r.x || r.x + r.w + gap <= c.x || c.y + h + gap <= r.y || r.y + r.h + gap <= c.y);
+    const stepX = w / 2;
+    const stepY = h / 2 + gap;
+    for (let ring = 0; ring < 12; ring++) {
+      const candidates: Position[] = [];
+      for (let dx = -ring; dx <= ring; dx++) {
+        for (let dy = -ring; dy <= ring; dy++) {
+          if (Math.max(Math.abs(dx), Math.abs(dy)) === ring) candidates.push({ x: p.x + dx * stepX, y: p.y + dy * stepY });
+        }
+      }
+      candidates.sort((a, b) => Math.hypot(a.x - p.x, a.y - p.y) - Math.hypot(b.x - p.x, b.y - p.y));
+      const hit = candidates.find(free);
+      if (hit) return hit;
+    }
+    return p;
   }
 
   function addAgent(kind: AgentKind = "agent", at?: Position): string | null {
     if (!doc().topology) return null;
-    let position = at ?? viewportCenter();
-    // Nudge away from agents already sitting there.
-    const taken = Object.values(doc().topology?.layout ?? {});
-    for (let i = 0; i < 20 && taken.some((p) => Math.abs(p.x - position.x) < 40 && Math.abs(p.y - position.y) < 40); i++) {
-      position = { x: position.x + 32, y: position.y + 32 };
-    }
+    const position = at ?? freeSpotNear(viewportCenter());
     let newId: string | null = null;
     doc().commit((t) => {
       const [next, id] = addAgentOp(t, { kind, position: { x: Math.round(position.x), y: Math.round(position.y) } });
@@ -214,8 +239,10 @@ export function makeCommands(platform: Platform, flow: FlowApi) {
     try {
       const result = normalizeTopology(await platform.refactor_supervisor({ topology: t, chain }));
       const before = new Set(t.agents.map((a) => a.id));
-      const laid = await withLayout(result, ui().nodeSizes);
-      const added = laid.agents.filter((a) => !before.has(a.id)).map((a) => a.id);
+      const added = result.agents.filter((a) => !before.has(a.id)).map((a) => a.id);
+      // The structure changed (a new supervisor owns the chain): lay everything out again, in the
+      // same undo step, rather than squeeze the supervisor in wherever the backend put it.
+      const laid = added.length > 0 ? setPositions(result, await autoLayout(result, ui().nodeSizes)) : await withLayout(result, ui().nodeSizes);
       doc().commit(() => laid, { select: { agents: added, edges: [] } });
       ui().notify("success", "Refactored to a supervisor", added.length ? `Added ${added.join(", ")}; undo restores the handoffs.` : undefined);
       fitSoon();
@@ -233,11 +260,14 @@ export function makeCommands(platform: Platform, flow: FlowApi) {
     if (!t) return;
     const edges = f.edges.filter((id) => t.edges.some((e) => edgeId(e) === id));
     const agents = f.agents.filter((id) => t.agents.some((a) => a.id === id));
-    doc().setSelection(agents.length || edges.length ? { agents: edges.length ? [] : agents, edges } : { agents: [], edges: [] });
+    doc().setSelection({ agents: edges.length ? [] : agents, edges });
     const focus = new Set(agents);
     for (const id of edges) {
       const e = t.edges.find((x) => edgeId(x) === id);
-      if (e) (focus.add(e.from), focus.add(e.to));
+      if (e) {
+        focus.add(e.from);
+        focus.add(e.to);
+      }
     }
     if (focus.size) {
       void flow.fitView({ nodes: [...focus].map((id) => ({ id })), padding: 0.45, maxZoom: 1.2, duration: 300 });

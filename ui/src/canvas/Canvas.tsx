@@ -15,6 +15,7 @@ import {
 } from "@xyflow/react";
 import { useCallback, useEffect, useMemo, useRef } from "react";
 import { useCommands } from "../app/commands";
+import { DEFAULT_NODE_SIZE } from "../model/sizes";
 import { setPositions } from "../model/topology";
 import type { Position } from "../model/types";
 import { EMPTY_SELECTION, useDesigner } from "../store/designer";
@@ -130,7 +131,7 @@ export function Canvas() {
   useEffect(() => {
     if (initialized && fittedDoc.current !== docId && nodes.length > 0) {
       fittedDoc.current = docId;
-      void flow.fitView({ padding: 0.22, maxZoom: 1.1 });
+      void flow.fitView({ padding: 0.14, maxZoom: 1.1 });
     }
   }, [initialized, docId, nodes.length, flow]);
 
@@ -139,7 +140,7 @@ export function Canvas() {
       const target = e.target as HTMLElement;
       if (!target.classList.contains("react-flow__pane")) return;
       const p = flow.screenToFlowPosition({ x: e.clientX, y: e.clientY });
-      commands.addAgent("agent", { x: p.x - 124, y: p.y - 40 });
+      commands.addAgent("agent", { x: Math.round(p.x - DEFAULT_NODE_SIZE.width / 2), y: Math.round(p.y - 40) });
     },
     [flow, commands],
   );
@@ -178,9 +179,8 @@ export function Canvas() {
         minZoom={0.2}
         maxZoom={2}
         proOptions={{ hideAttribution: true }}
-        elevateEdgesOnSelect
         fitView
-        fitViewOptions={{ padding: 0.22, maxZoom: 1.1 }}
+        fitViewOptions={{ padding: 0.14, maxZoom: 1.1 }}
       >
         <Background variant={BackgroundVariant.Dots} gap={20} size={1.3} color="var(--canvas-dots)" />
         <Controls position="bottom-left" showInteractive={false} />
@@ -191,6 +191,7 @@ export function Canvas() {
           nodeBorderRadius={8}
           nodeColor={(n) => MINIMAP_COLORS[n.type ?? "agent"] ?? "#6366f1"}
           maskColor="rgba(240, 242, 246, 0.7)"
+          style={{ width: 180, height: 120 }}
         />
       </ReactFlow>
       <CanvasToolbar />

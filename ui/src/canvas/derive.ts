@@ -1,7 +1,7 @@
 // Topology → React Flow nodes and edges (pure; memoised by the canvas).
 import type { Finding, Topology } from "../model/types";
 import { agentKind, edgeId, edgeLabel } from "../model/topology";
-import { DEFAULT_NODE_SIZE } from "../model/layout";
+import { DEFAULT_NODE_SIZE } from "../model/sizes";
 import type { Selection } from "../store/designer";
 import { lintMarks } from "./lint";
 import type { AgentFlowNode, TransferFlowEdge } from "./types";
@@ -59,7 +59,6 @@ export function deriveFlow(
         source: e.from,
         target: e.to,
         selected: selectedEdges.has(id),
-        zIndex: selectedEdges.has(id) ? 10 : 0,
         domAttributes: { "data-testid": `edge-${id}` } as Record<string, string>,
         data: {
           edge: e,

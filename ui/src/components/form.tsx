@@ -1,5 +1,5 @@
 // Small, consistent form controls for the inspector.
-import { useEffect, useId, useState, type ReactNode } from "react";
+import { useId, useState, type ReactNode } from "react";
 
 export function Section({ title, actions, children, testId }: { title: string; actions?: ReactNode; children: ReactNode; testId?: string }) {
   return (
@@ -82,6 +82,12 @@ export function TextAreaField({
   );
 }
 
+function parse(s: string): number | null | undefined {
+  if (s.trim() === "") return null;
+  const n = Number(s);
+  return Number.isFinite(n) ? n : undefined;
+}
+
 /**
  * A number input that keeps what is typed while it is not a number yet. `null` is "empty"
  * (e.g. "unlimited"); `integer` rejects fractions.
@@ -114,17 +120,14 @@ export function NumberField({
   const id = useId();
   const [draft, setDraft] = useState<string>(value == null ? "" : String(value));
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
+  const [seen, setSeen] = useState(value);
+  if (seen !== value) {
     // Follow external changes (undo, another selection) unless the draft already means the value.
-    setDraft((d) => (parse(d) === (value ?? null) ? d : value == null ? "" : String(value)));
-    setError(null);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [value]);
-
-  function parse(s: string): number | null | undefined {
-    if (s.trim() === "") return null;
-    const n = Number(s);
-    return Number.isFinite(n) ? n : undefined;
+    setSeen(value);
+    if (parse(draft) !== (value ?? null)) {
+      setDraft(value == null ? "" : String(value));
+      setError(null);
+    }
   }
 
   function commit(s: string) {

@@ -15,22 +15,22 @@ export function ExportDialog({ commands }: { commands: Commands }) {
     const saved = localStorage.getItem(FORMAT_KEY);
     return (EXPORT_FORMATS as readonly string[]).includes(saved ?? "") ? (saved as ExportFormat) : "yaml";
   });
-  const [text, setText] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [result, setResult] = useState<{ format: ExportFormat; topology: unknown; text?: string; error?: string } | null>(null);
   const [copied, setCopied] = useState(false);
 
   useEffect(() => {
     let live = true;
-    setText(null);
-    setError(null);
     commands
       .exportText(format)
-      .then((t) => live && setText(t))
-      .catch((e: unknown) => live && setError(e instanceof Error ? e.message : String(e)));
+      .then((text) => live && setResult({ format, topology, text }))
+      .catch((e: unknown) => live && setResult({ format, topology, error: e instanceof Error ? e.message : String(e) }));
     return () => {
       live = false;
     };
   }, [commands, format, topology]);
+  const current = result && result.format === format && result.topology === topology ? result : null;
+  const text = current?.text ?? null;
+  const error = current?.error ?? null;
 
   const download = () => {
     if (text === null) return;

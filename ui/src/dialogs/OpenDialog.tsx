@@ -16,16 +16,27 @@ export function OpenDialog({ commands }: { commands: Commands }) {
   const [error, setError] = useState<string | null>(null);
   const [query, setQuery] = useState("");
   const [active, setActive] = useState(0);
+  const [reload, setReload] = useState(0);
 
-  const load = useCallback(() => {
-    setError(null);
-    setFiles(null);
+  useEffect(() => {
+    let live = true;
     commands.platform
       .list_files()
-      .then(setFiles)
-      .catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
-  }, [commands.platform]);
-  useEffect(load, [load]);
+      .then((f) => {
+        if (!live) return;
+        setFiles(f);
+        setError(null);
+      })
+      .catch((e: unknown) => live && setError(e instanceof Error ? e.message : String(e)));
+    return () => {
+      live = false;
+    };
+  }, [commands.platform, reload]);
+  const load = () => {
+    setFiles(null);
+    setError(null);
+    setReload((n) => n + 1);
+  };
 
   const q = query.trim().toLowerCase();
   const shown = useMemo(() => (files ?? []).filter((f) => !q || f.path.toLowerCase().includes(q)), [files, q]);
@@ -71,8 +82,14 @@ export function OpenDialog({ commands }: { commands: Commands }) {
             setActive(0);
           }}
           onKeyDown={(e) => {
-            if (e.key === "ArrowDown") (e.preventDefault(), setActive((a) => Math.min(a + 1, all.length - 1)));
-            if (e.key === "ArrowUp") (e.preventDefault(), setActive((a) => Math.max(a - 1, 0)));
+            if (e.key === "ArrowDown") {
+              e.preventDefault();
+              setActive((a) => Math.min(a + 1, all.length - 1));
+            }
+            if (e.key === "ArrowUp") {
+              e.preventDefault();
+              setActive((a) => Math.max(a - 1, 0));
+            }
             if (e.key === "Enter" && all[active]) open(all[active].path);
           }}
         />
@@ -86,7 +103,7 @@ export function OpenDialog({ commands }: { commands: Commands }) {
           <button key={`r-${f.path}`} className={`file-row${active === i ? " is-active" : ""}`} onMouseEnter={() => setActive(i)} onClick={() => open(f.path)} data-testid="open-recent">
             <Clock size={16} className="muted" />
             <span className="file-name">{f.name}</span>
-            <span className="file-path">{f.path}</span>
+            {f.path !== f.name && <span className="file-path">{f.path}</span>}
           </button>
         ))}
         <div className="file-group">{commands.platform.kind === "tauri" ? "Examples" : "Files"}</div>
@@ -106,7 +123,7 @@ export function OpenDialog({ commands }: { commands: Commands }) {
             >
               <FileIcon path={f.path} />
               <span className="file-name">{f.name}</span>
-              <span className="file-path">{f.path}</span>
+              {f.path !== f.name && <span className="file-path">{f.path}</span>}
             </button>
           );
         })}

@@ -1,6 +1,6 @@
 // The promise-backed dialogs: unsaved-changes confirmation and the path prompt.
-import { useEffect, useState } from "react";
-import { usePrompt } from "../app/prompt";
+import { useState } from "react";
+import { usePrompt, type PathPrompt as PathPromptRequest } from "../app/prompt";
 import { useUi } from "../store/ui";
 import { Modal } from "./Modal";
 
@@ -37,9 +37,11 @@ export function ConfirmDialog() {
 
 export function PathPromptDialog() {
   const req = usePrompt((s) => s.prompt);
-  const [value, setValue] = useState("");
-  useEffect(() => setValue(req?.defaultPath ?? ""), [req]);
-  if (!req) return null;
+  return req ? <PathPrompt key={req.defaultPath + req.title} req={req} /> : null;
+}
+
+function PathPrompt({ req }: { req: PathPromptRequest }) {
+  const [value, setValue] = useState(req.defaultPath);
   const ok = value.trim() !== "";
   return (
     <Modal

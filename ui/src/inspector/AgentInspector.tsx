@@ -1,5 +1,5 @@
 import { Bot, Network, Trash2, UserRound } from "lucide-react";
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
 import { Field, NumberField, Section, Segmented, SelectField, TextAreaField, TextField } from "../components/form";
 import {
   AGENT_KINDS,
@@ -68,7 +68,7 @@ export function AgentInspector({ topology, agent }: { topology: Topology; agent:
           />
         </Field>
         {topology.entry !== id && (
-          <button className="btn btn-ghost btn-sm" data-testid="make-entry" onClick={() => commit((t) => ({ ...t, entry: id }))}>
+          <button className="btn btn-secondary btn-sm" data-testid="make-entry" onClick={() => commit((t) => ({ ...t, entry: id }))}>
             Make entry agent
           </button>
         )}
@@ -145,7 +145,6 @@ export function AgentInspector({ topology, agent }: { topology: Topology; agent:
 function AgentIdField({ topology, agentId }: { topology: Topology; agentId: string }) {
   const fieldId = useId();
   const [draft, setDraft] = useState(agentId);
-  useEffect(() => setDraft(agentId), [agentId]);
   const check = checkAgentId(topology, agentId, draft);
   const apply = () => {
     if (draft === agentId) return;

@@ -50,7 +50,7 @@ export function EdgeInspector({ topology, edge }: { topology: Topology; edge: Ed
           <Segmented<EdgeKind>
             label="Edge kind"
             value={edge.kind}
-            testId="edge-kind"
+            testId="edge-kind-toggle"
             options={[
               { value: "handoff", label: "Handoff" },
               { value: "delegation", label: "Delegation" },

@@ -1,5 +1,5 @@
 import { ChevronDown, ChevronRight, Plus, Trash2, Wrench } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Section, TextAreaField, TextField } from "../components/form";
 import { updateAgent } from "../model/topology";
 import type { Agent, JsonValue, Tool } from "../model/types";
@@ -91,23 +91,28 @@ export function ToolsEditor({ agent }: { agent: Agent }) {
   );
 }
 
+function sameJson(text: string, value: JsonValue): boolean {
+  try {
+    return JSON.stringify(JSON.parse(text)) === JSON.stringify(value);
+  } catch {
+    return false;
+  }
+}
+
 /** JSON Schema of the arguments: edited as text, applied only when it parses to an object. */
 function ParametersField({ value, onChange, testId }: { value: JsonValue; onChange: (v: JsonValue) => void; testId: string }) {
   const pretty = JSON.stringify(value ?? DEFAULT_PARAMS, null, 2);
   const [draft, setDraft] = useState(pretty);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    setDraft((d) => {
-      try {
-        if (JSON.stringify(JSON.parse(d)) === JSON.stringify(value)) return d;
-      } catch {
-        /* the draft is invalid; an external change replaces it */
-      }
-      return pretty;
-    });
-    setError(null);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [pretty]);
+  const [seen, setSeen] = useState(pretty);
+  if (seen !== pretty) {
+    // An external change (undo, another tool): show it unless the draft already means it.
+    setSeen(pretty);
+    if (!sameJson(draft, value)) {
+      setDraft(pretty);
+      setError(null);
+    }
+  }
   return (
     <TextAreaField
       label="Parameters (JSON Schema)"

@@ -1,11 +1,19 @@
 // Auto-layout with ELK's layered algorithm, left to right (graph algorithms stay out of components).
-import ELK from "elkjs/lib/elk.bundled.js";
 import type { Position, Topology } from "./types";
-import { edgeId } from "./topology";
+import { edgeId, edgeLabel } from "./topology";
 
-export const DEFAULT_NODE_SIZE = { width: 248, height: 104 };
+import { DEFAULT_NODE_SIZE } from "./sizes";
 
-const elk = new ELK();
+export { DEFAULT_NODE_SIZE };
+
+type Elk = InstanceType<typeof import("elkjs/lib/elk.bundled.js").default>;
+let elk: Promise<Elk> | null = null;
+
+/** ELK is large (about 1.4 MB): it loads on the first layout, not with the page. */
+function loadElk(): Promise<Elk> {
+  elk ??= import("elkjs/lib/elk.bundled.js").then(({ default: ELK }) => new ELK());
+  return elk;
+}
 
 export type Sizes = Record<string, { width: number; height: number }>;
 
@@ -14,14 +22,17 @@ export async function autoLayout(t: Topology, sizes: Sizes = {}): Promise<Record
   const ids = new Set(t.agents.map((a) => a.id));
   // Entry first so ELK's model order puts it in the first layer.
   const agents = [...t.agents].sort((a, b) => Number(b.id === t.entry) - Number(a.id === t.entry));
+  // Room between layers for the widest edge label (≈ 6 px a character at 11 px, plus icon and padding).
+  const widest = Math.max(0, ...t.edges.map((e) => edgeLabel(e).length * 6 + (e.acceptance === "verify" ? 58 : 0) + 36));
+  const between = Math.round(Math.min(360, Math.max(160, widest + 44)));
   const graph = {
     id: "root",
     layoutOptions: {
       "elk.algorithm": "layered",
       "elk.direction": "RIGHT",
       "elk.edgeRouting": "SPLINES",
-      "elk.layered.spacing.nodeNodeBetweenLayers": "140",
-      "elk.spacing.nodeNode": "64",
+      "elk.layered.spacing.nodeNodeBetweenLayers": String(between),
+      "elk.spacing.nodeNode": "72",
       "elk.layered.considerModelOrder.strategy": "NODES_AND_EDGES",
       "elk.layered.cycleBreaking.strategy": "MODEL_ORDER",
       "elk.layered.nodePlacement.strategy": "BRANDES_KOEPF",
@@ -37,7 +48,7 @@ export async function autoLayout(t: Topology, sizes: Sizes = {}): Promise<Record
       .filter((e) => ids.has(e.from) && ids.has(e.to) && e.from !== e.to)
       .map((e) => ({ id: edgeId(e), sources: [e.from], targets: [e.to] })),
   };
-  const out = await elk.layout(graph);
+  const out = await (await loadElk()).layout(graph);
   const positions: Record<string, Position> = {};
   for (const c of out.children ?? []) {
     positions[c.id] = { x: Math.round(c.x ?? 0), y: Math.round(c.y ?? 0) };

@@ -114,7 +114,12 @@ export function mockLint(t: Topology): Finding[] {
   const queue = [t.entry];
   while (queue.length) {
     const a = queue.shift() as string;
-    for (const e of t.edges) if (e.from === a && !reach.has(e.to)) (reach.add(e.to), queue.push(e.to));
+    for (const e of t.edges) {
+      if (e.from === a && !reach.has(e.to)) {
+        reach.add(e.to);
+        queue.push(e.to);
+      }
+    }
   }
   const escalation = t.guards.on_revisit === "escalate" ? (t.guards.escalate_to ?? t.agents.find((a) => a.kind === "human")?.id) : undefined;
   for (const a of t.agents) {

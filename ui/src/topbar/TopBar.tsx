@@ -16,9 +16,9 @@ import type { Commands } from "../app/commands";
 import { fileName } from "../recent";
 import { selectCanRedo, selectCanUndo, selectDirty, useDesigner } from "../store/designer";
 import { useUi } from "../store/ui";
+import { BatonMark } from "./brand";
+import { MOD } from "./keys";
 
-const isMac = typeof navigator !== "undefined" && /Mac/.test(navigator.platform);
-export const MOD = isMac ? "⌘" : "Ctrl+";
 
 function Tip({ label, keys }: { label: string; keys?: string }) {
   return (
@@ -182,17 +182,5 @@ function RecentMenu({ commands }: { commands: Commands }) {
         </div>
       )}
     </div>
-  );
-}
-
-export function BatonMark({ size = 22 }: { size?: number }) {
-  return (
-    <svg width={size} height={size} viewBox="0 0 24 24" aria-hidden="true" className="baton-mark">
-      <rect x="1" y="1" width="22" height="22" rx="6" fill="var(--accent)" />
-      <circle cx="7.5" cy="12" r="2.6" fill="#fff" />
-      <circle cx="16.5" cy="7.5" r="2.1" fill="#fff" opacity="0.9" />
-      <circle cx="16.5" cy="16.5" r="2.1" fill="#fff" opacity="0.9" />
-      <path d="M9.8 11 L14.6 8.3 M9.8 13 L14.6 15.7" stroke="#fff" strokeWidth="1.6" strokeLinecap="round" />
-    </svg>
   );
 }

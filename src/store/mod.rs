@@ -1,0 +1,312 @@
+//! The trace store shared by the CLI and the app: SQLite by default (WAL, in the user's data
+//! directory), PostgreSQL for a team. Items are stored once by content hash and snapshots as
+//! deltas; events are written as they happen, one transaction per batch.
+
+mod read;
+mod snapshot;
+mod write;
+
+pub use read::{RunSummary, StepView, TransferView};
+pub use write::{CommitHook, Recorder, WriteStats, new_run_id, trace_events};
+
+use sqlx::any::{AnyPoolOptions, install_default_drivers};
+use sqlx::{AnyConnection, AnyPool, Connection, Executor};
+use std::path::PathBuf;
+
+static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/sqlite");
+static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/postgres");
+
+/// Everything that can go wrong with the store, with what to do about it.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error(
+        "the store at {url} was written by a newer Baton (schema version {found}, this Baton knows up to {known}); upgrade Baton to open it. Nothing was changed"
+    )]
+    NewerSchema { url: String, found: i64, known: i64 },
+    #[error(
+        "the store at {url} is locked by another process; close the other Baton (or wait) and try again. Nothing was changed"
+    )]
+    Locked { url: String },
+    #[error(
+        "{url} is not a Baton store (corrupt or not a SQLite database: {detail}); point --db elsewhere. Nothing was changed"
+    )]
+    Corrupt { url: String, detail: String },
+    #[error("cannot open the store at {url}: {detail}")]
+    Open { url: String, detail: String },
+    #[error(
+        "unsupported store URL '{0}': use a SQLite path or sqlite://PATH, or postgres://USER@HOST/DB"
+    )]
+    Url(String),
+    #[error("no run with id '{0}' in the store; `baton runs list` shows the runs")]
+    NoRun(String),
+    #[error("run '{run}' has no step {step} (it has {count})")]
+    NoStep { run: String, step: u32, count: u32 },
+    #[error("the store's data is damaged: {0}")]
+    Damaged(String),
+    #[error("store error: {0}")]
+    Db(#[from] sqlx::Error),
+}
+
+impl StoreError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            StoreError::NewerSchema { .. } => "store.newer_schema",
+            StoreError::Locked { .. } => "store.locked",
+            StoreError::Corrupt { .. } => "store.corrupt",
+            StoreError::Open { .. } => "store.open",
+            StoreError::Url(_) => "store.url",
+            StoreError::NoRun(_) => "store.no_run",
+            StoreError::NoStep { .. } => "store.no_step",
+            StoreError::Damaged(_) => "store.damaged",
+            StoreError::Db(_) => "store.db",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// An open store.
+#[derive(Clone)]
+pub struct Store {
+    pool: AnyPool,
+    backend: Backend,
+    url: String,
+}
+
+/// The default store: `$BATON_DB`, else `~/.local/share/baton/baton.db` (XDG data dir).
+pub fn default_url() -> String {
+    if let Some(u) = std::env::var("BATON_DB").ok().filter(|u| !u.is_empty()) {
+        return u;
+    }
+    let dir = dirs::data_dir()
+        .unwrap_or_else(|| PathBuf::from("."))
+        .join("baton");
+    dir.join("baton.db").display().to_string()
+}
+
+fn classify(url: &str, e: sqlx::Error) -> StoreError {
+    let detail = e.to_string();
+    let lower = detail.to_lowercase();
+    if lower.contains("locked") || lower.contains("busy") {
+        StoreError::Locked { url: url.into() }
+    } else if lower.contains("not a database")
+        || lower.contains("malformed")
+        || lower.contains("corrupt")
+    {
+        StoreError::Corrupt {
+            url: url.into(),
+            detail,
+        }
+    } else {
+        StoreError::Open {
+            url: url.into(),
+            detail,
+        }
+    }
+}
+
+impl Store {
+    /// Opens (creating when missing) the store at `url`: a path or `sqlite://PATH` for SQLite,
+    /// `postgres://…` for PostgreSQL. Applies migrations; marks runs whose process died as
+    /// interrupted. A newer, locked or corrupt store is refused without changing it.
+    pub async fn open(url: &str) -> Result<Store, StoreError> {
+        install_default_drivers();
+        let (backend, conn_url) =
+            if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+                (Backend::Postgres, url.to_owned())
+            } else if let Some(path) = url
+                .strip_prefix("sqlite://")
+                .or(Some(url))
+                .filter(|p| !p.contains("://"))
+            {
+                let p = PathBuf::from(path);
+                if let Some(parent) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(parent).map_err(|e| StoreError::Open {
+                        url: url.into(),
+                        detail: format!("cannot create {}: {e}", parent.display()),
+                    })?;
+                }
+                (
+                    Backend::Sqlite,
+                    format!("sqlite://{}?mode=rwc", p.display()),
+                )
+            } else {
+                return Err(StoreError::Url(url.into()));
+            };
+        let sqlite = backend == Backend::Sqlite;
+        // One probing connection first: it reports the real reason a store cannot be opened
+        // (a pool would only time out) and refuses a newer or foreign store before any write.
+        {
+            let mut probe = AnyConnection::connect(&conn_url)
+                .await
+                .map_err(|e| classify(url, e))?;
+            if sqlite {
+                probe
+                    .execute("PRAGMA busy_timeout = 2000")
+                    .await
+                    .map_err(|e| classify(url, e))?;
+            }
+            check_schema(&mut probe, backend, url).await?;
+            let _ = probe.close().await;
+        }
+        let pool = AnyPoolOptions::new()
+            .acquire_timeout(std::time::Duration::from_secs(10))
+            .max_connections(if sqlite { 4 } else { 8 })
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if sqlite {
+                        conn.execute("PRAGMA busy_timeout = 2000").await?;
+                        conn.execute("PRAGMA foreign_keys = ON").await?;
+                        conn.execute("PRAGMA synchronous = NORMAL").await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect(&conn_url)
+            .await
+            .map_err(|e| classify(url, e))?;
+        let store = Store {
+            pool,
+            backend,
+            url: url.to_owned(),
+        };
+        if sqlite {
+            // Switching to WAL writes the header: only after the checks above passed.
+            sqlx::query("PRAGMA journal_mode = WAL")
+                .execute(&store.pool)
+                .await
+                .map_err(|e| classify(url, e))?;
+        }
+        let migrator = if sqlite {
+            &SQLITE_MIGRATIONS
+        } else {
+            &POSTGRES_MIGRATIONS
+        };
+        migrator.run(&store.pool).await.map_err(|e| match e {
+            sqlx::migrate::MigrateError::Execute(e) => classify(url, e),
+            other => StoreError::Open {
+                url: url.into(),
+                detail: other.to_string(),
+            },
+        })?;
+        store.mark_interrupted().await?;
+        Ok(store)
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    pub(crate) fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    /// Runs left `running` by a process on this host that no longer exists become interrupted.
+    async fn mark_interrupted(&self) -> Result<(), StoreError> {
+        let rows: Vec<(String, Option<i64>, Option<String>, i64)> =
+            sqlx::query_as("SELECT id, pid, host, step_count FROM runs WHERE status = 'running'")
+                .fetch_all(&self.pool)
+                .await?;
+        let host = hostname();
+        for (id, pid, run_host, steps) in rows {
+            let alive = pid.is_some_and(process_alive);
+            if run_host.as_deref() == Some(host.as_str()) && !alive {
+                let reason = format!(
+                    "the process running it (pid {}) stopped mid-run; the {steps} steps saved before that are kept",
+                    pid.unwrap_or(0)
+                );
+                sqlx::query("UPDATE runs SET status = 'interrupted', reason = $1 WHERE id = $2 AND status = 'running'")
+                    .bind(reason)
+                    .bind(id)
+                    .execute(&self.pool)
+                    .await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Bytes the store occupies on disk (SQLite: the file plus its WAL), for benchmarks.
+    pub async fn size_bytes(&self) -> Result<u64, StoreError> {
+        match self.backend {
+            Backend::Sqlite => {
+                sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+                    .execute(&self.pool)
+                    .await?;
+                let pages: i64 = sqlx::query_scalar("PRAGMA page_count")
+                    .fetch_one(&self.pool)
+                    .await?;
+                let size: i64 = sqlx::query_scalar("PRAGMA page_size")
+                    .fetch_one(&self.pool)
+                    .await?;
+                Ok((pages * size) as u64)
+            }
+            Backend::Postgres => {
+                let n: i64 =
+                    sqlx::query_scalar("SELECT pg_database_size(current_database())::BIGINT")
+                        .fetch_one(&self.pool)
+                        .await?;
+                Ok(n as u64)
+            }
+        }
+    }
+
+    pub async fn close(self) {
+        self.pool.close().await;
+    }
+}
+
+/// Refuses a store from a newer Baton and a file that is not a database, before any write.
+async fn check_schema(
+    conn: &mut AnyConnection,
+    backend: Backend,
+    url: &str,
+) -> Result<(), StoreError> {
+    let probe = if backend == Backend::Sqlite {
+        "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = '_sqlx_migrations'"
+    } else {
+        "SELECT COUNT(*) FROM information_schema.tables WHERE table_name = '_sqlx_migrations'"
+    };
+    let n: i64 = sqlx::query_scalar(probe)
+        .fetch_one(&mut *conn)
+        .await
+        .map_err(|e| classify(url, e))?;
+    if n == 0 {
+        return Ok(());
+    }
+    let found: Option<i64> = sqlx::query_scalar("SELECT MAX(version) FROM _sqlx_migrations")
+        .fetch_one(&mut *conn)
+        .await
+        .map_err(|e| classify(url, e))?;
+    let migrator = if backend == Backend::Sqlite {
+        &SQLITE_MIGRATIONS
+    } else {
+        &POSTGRES_MIGRATIONS
+    };
+    let known = migrator.iter().map(|m| m.version).max().unwrap_or(0);
+    match found {
+        Some(f) if f > known => Err(StoreError::NewerSchema {
+            url: url.into(),
+            found: f,
+            known,
+        }),
+        _ => Ok(()),
+    }
+}
+
+pub(crate) fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|s| s.trim().to_owned())
+        .unwrap_or_else(|_| "localhost".into())
+}
+
+fn process_alive(pid: i64) -> bool {
+    std::path::Path::new(&format!("/proc/{pid}")).exists()
+}

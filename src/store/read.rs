@@ -1,0 +1,466 @@
+//! Reading runs back: the queries the debugger steps with (context at a step, the diff at a
+//! transfer, next/previous transfer, where a fact was lost), run lists, whole traces, deletion.
+
+use super::snapshot::{FULL_EVERY, decode_ids, rebuild};
+use super::{Store, StoreError};
+use crate::context::{FactStatus, Item, ItemId, ItemStore};
+use crate::providers::Usage;
+use crate::topology::{EdgeKind, Topology};
+use crate::trace::{FactCheck, Outcome, OutcomeStatus, Step, TRACE_VERSION, Trace, Transfer};
+use serde::{Deserialize, Serialize};
+use sqlx::Row;
+use sqlx::any::AnyRow;
+use std::collections::HashMap;
+
+/// How a run ended, in brief.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct OutcomeBrief {
+    pub status: OutcomeStatus,
+    pub reason: String,
+}
+
+/// One run in a list.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct RunSummary {
+    pub id: String,
+    pub topology: String,
+    pub scenario: String,
+    pub started_at: String,
+    pub ended_at: Option<String>,
+    pub outcome: OutcomeBrief,
+    pub owner: String,
+    pub final_output: Option<String>,
+    pub guard: Option<String>,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub steps: u32,
+    pub transfers: u32,
+    pub lost_facts: u32,
+    /// Provider per agent id.
+    pub providers: std::collections::BTreeMap<String, String>,
+    /// For imported traces: the source format and file.
+    pub source: Option<serde_json::Value>,
+}
+
+/// Everything the debugger shows at one step.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct StepView {
+    pub step: Step,
+    /// The context the acting agent sees, in order.
+    pub context: Vec<Item>,
+    /// Items the step created.
+    pub output: Vec<Item>,
+    /// The transfer this step made, if any.
+    pub transfer: Option<TransferView>,
+    pub step_count: u32,
+    pub prev_transfer: Option<u32>,
+    pub next_transfer: Option<u32>,
+}
+
+/// A transfer with every item its diff names (sources of transformed items included).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct TransferView {
+    pub index: u32,
+    pub transfer: Transfer,
+    pub items: Vec<Item>,
+}
+
+fn status_of(s: &str) -> OutcomeStatus {
+    serde_json::from_value(serde_json::Value::String(s.to_owned()))
+        .unwrap_or(OutcomeStatus::Interrupted)
+}
+
+fn summary(row: &AnyRow) -> Result<RunSummary, StoreError> {
+    let providers: String = row.try_get("providers")?;
+    let source: Option<String> = row.try_get("source")?;
+    Ok(RunSummary {
+        id: row.try_get("id")?,
+        topology: row.try_get("topology")?,
+        scenario: row.try_get("scenario")?,
+        started_at: row.try_get("started_at")?,
+        ended_at: row.try_get("ended_at")?,
+        outcome: OutcomeBrief {
+            status: status_of(&row.try_get::<String, _>("status")?),
+            reason: row.try_get("reason")?,
+        },
+        owner: row.try_get("owner")?,
+        final_output: row.try_get("final_output")?,
+        guard: row.try_get("guard")?,
+        input_tokens: row.try_get::<i64, _>("input_tokens")? as u64,
+        output_tokens: row.try_get::<i64, _>("output_tokens")? as u64,
+        steps: row.try_get::<i64, _>("step_count")? as u32,
+        transfers: row.try_get::<i64, _>("transfer_count")? as u32,
+        lost_facts: row.try_get::<i64, _>("lost_facts")? as u32,
+        providers: serde_json::from_str(&providers).unwrap_or_default(),
+        source: source.and_then(|s| serde_json::from_str(&s).ok()),
+    })
+}
+
+const RUN_COLUMNS: &str = "id, topology, scenario, started_at, ended_at, status, reason, owner, final_output, guard, \
+     input_tokens, output_tokens, step_count, transfer_count, lost_facts, providers, source";
+
+fn ids(bytes: Vec<u8>) -> Result<Vec<ItemId>, StoreError> {
+    decode_ids(&bytes).map_err(StoreError::Damaged)
+}
+
+impl Store {
+    /// Runs, newest first; only those of one topology when `topology` is given.
+    pub async fn list_runs(&self, topology: Option<&str>) -> Result<Vec<RunSummary>, StoreError> {
+        let rows = match topology {
+            Some(t) => {
+                sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "SELECT {RUN_COLUMNS} FROM runs WHERE topology = $1 ORDER BY started_at DESC, id DESC"
+                )))
+                .bind(t.to_owned())
+                .fetch_all(self.pool())
+                .await?
+            }
+            None => {
+                sqlx::query(sqlx::AssertSqlSafe(format!("SELECT {RUN_COLUMNS} FROM runs ORDER BY started_at DESC, id DESC")))
+                    .fetch_all(self.pool())
+                    .await?
+            }
+        };
+        rows.iter().map(summary).collect()
+    }
+
+    pub async fn run_summary(&self, run: &str) -> Result<RunSummary, StoreError> {
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {RUN_COLUMNS} FROM runs WHERE id = $1"
+        )))
+        .bind(run.to_owned())
+        .fetch_optional(self.pool())
+        .await?
+        .ok_or_else(|| StoreError::NoRun(run.into()))?;
+        summary(&row)
+    }
+
+    /// The topology version a run ran.
+    pub async fn run_topology(&self, run: &str) -> Result<Topology, StoreError> {
+        let body: Option<String> = sqlx::query_scalar(
+            "SELECT t.body FROM runs r JOIN topologies t ON t.hash = r.topology_hash WHERE r.id = $1",
+        )
+        .bind(run.to_owned())
+        .fetch_optional(self.pool())
+        .await?;
+        let body = body.ok_or_else(|| StoreError::NoRun(run.into()))?;
+        serde_json::from_str(&body)
+            .map_err(|e| StoreError::Damaged(format!("topology of run {run}: {e}")))
+    }
+
+    /// Items by id, in the order asked (unknown ids are an error: the store is damaged).
+    pub async fn items(&self, wanted: &[ItemId]) -> Result<Vec<Item>, StoreError> {
+        let mut found: HashMap<ItemId, Item> = HashMap::with_capacity(wanted.len());
+        let mut unique: Vec<ItemId> = wanted.to_vec();
+        unique.sort();
+        unique.dedup();
+        for chunk in unique.chunks(500) {
+            let params: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+            let sql = format!("SELECT body FROM items WHERE id IN ({})", params.join(", "));
+            let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+            for id in chunk {
+                q = q.bind(id.0.to_vec());
+            }
+            for row in q.fetch_all(self.pool()).await? {
+                let body: String = row.try_get(0)?;
+                let item: Item = serde_json::from_str(&body)
+                    .map_err(|e| StoreError::Damaged(format!("item: {e}")))?;
+                found.insert(item.id, item);
+            }
+        }
+        wanted
+            .iter()
+            .map(|id| {
+                found
+                    .get(id)
+                    .cloned()
+                    .ok_or_else(|| StoreError::Damaged(format!("item {id} is missing")))
+            })
+            .collect()
+    }
+
+    async fn snapshot_ids(&self, run: &str, seq: i64) -> Result<Vec<ItemId>, StoreError> {
+        let rows: Vec<(i64, i64, Vec<u8>)> = sqlx::query_as(
+            "SELECT seq, prefix_len, ids FROM snapshots WHERE run_id = $1 AND seq >= $2 AND seq <= $3 ORDER BY seq",
+        )
+        .bind(run.to_owned())
+        .bind(seq - seq % FULL_EVERY)
+        .bind(seq)
+        .fetch_all(self.pool())
+        .await?;
+        rebuild(&rows, seq).map_err(StoreError::Damaged)
+    }
+
+    fn step_from_row(row: &AnyRow) -> Result<(Step, i64), StoreError> {
+        let kind: String = row.try_get("kind")?;
+        let input: Option<i64> = row.try_get("input_tokens")?;
+        let output_tokens: Option<i64> = row.try_get("output_tokens")?;
+        let exchange: Option<String> = row.try_get("exchange")?;
+        let step = Step {
+            index: row.try_get::<i64, _>("idx")? as u32,
+            kind: serde_json::from_value(serde_json::Value::String(kind.clone()))
+                .map_err(|_| StoreError::Damaged(format!("unknown step kind {kind}")))?,
+            agent: row.try_get("agent")?,
+            owner: row.try_get("owner")?,
+            depth: row.try_get::<i64, _>("depth")? as u32,
+            context: vec![],
+            output: ids(row.try_get("output")?)?,
+            transfer: row
+                .try_get::<Option<i64>, _>("transfer_idx")?
+                .map(|t| t as u32),
+            detail: row.try_get("detail")?,
+            usage: input.map(|i| Usage {
+                input_tokens: i as u64,
+                output_tokens: output_tokens.unwrap_or(0) as u64,
+            }),
+            exchange: exchange.and_then(|e| serde_json::from_str(&e).ok()),
+        };
+        Ok((step, row.try_get("snapshot")?))
+    }
+
+    async fn transfer_row(&self, run: &str, idx: u32) -> Result<Transfer, StoreError> {
+        let row = sqlx::query(
+            "SELECT step, kind, from_agent, to_agent, edge, policy, sender, receiver, carried, transformed, dropped, added \
+             FROM transfers WHERE run_id = $1 AND idx = $2",
+        )
+        .bind(run.to_owned())
+        .bind(idx as i64)
+        .fetch_optional(self.pool())
+        .await?
+        .ok_or_else(|| StoreError::Damaged(format!("run {run} has no transfer {idx}")))?;
+        let facts: Vec<(String, String)> =
+            sqlx::query_as("SELECT fact_id, status FROM fact_checks WHERE run_id = $1 AND transfer_idx = $2 ORDER BY fact_id")
+                .bind(run.to_owned())
+                .bind(idx as i64)
+                .fetch_all(self.pool())
+                .await?;
+        let kind: String = row.try_get("kind")?;
+        Ok(Transfer {
+            step: row.try_get::<i64, _>("step")? as u32,
+            kind: if kind == "delegation" {
+                EdgeKind::Delegation
+            } else {
+                EdgeKind::Handoff
+            },
+            from: row.try_get("from_agent")?,
+            to: row.try_get("to_agent")?,
+            edge: row.try_get("edge")?,
+            policy: row.try_get("policy")?,
+            sender: self.snapshot_ids(run, row.try_get("sender")?).await?,
+            receiver: self.snapshot_ids(run, row.try_get("receiver")?).await?,
+            carried: ids(row.try_get("carried")?)?,
+            transformed: ids(row.try_get("transformed")?)?,
+            dropped: ids(row.try_get("dropped")?)?,
+            added: ids(row.try_get("added")?)?,
+            facts: facts
+                .into_iter()
+                .map(|(id, s)| FactCheck {
+                    id,
+                    status: serde_json::from_value(serde_json::Value::String(s))
+                        .unwrap_or(FactStatus::Absent),
+                })
+                .collect(),
+        })
+    }
+
+    /// A transfer with every item its diff names.
+    pub async fn transfer_view(&self, run: &str, idx: u32) -> Result<TransferView, StoreError> {
+        let transfer = self.transfer_row(run, idx).await?;
+        let mut wanted: Vec<ItemId> = transfer
+            .sender
+            .iter()
+            .chain(&transfer.receiver)
+            .copied()
+            .collect();
+        let mut items = self.items(&wanted).await?;
+        // Sources of transformed items may lie outside both contexts (e.g. a fact's item).
+        let extra: Vec<ItemId> = items
+            .iter()
+            .flat_map(|i| i.derived_from.iter().copied())
+            .filter(|d| !wanted.contains(d))
+            .collect();
+        if !extra.is_empty() {
+            items.extend(self.items(&extra).await?);
+            wanted.extend(extra);
+        }
+        let mut seen = std::collections::HashSet::new();
+        items.retain(|i| seen.insert(i.id));
+        Ok(TransferView {
+            index: idx,
+            transfer,
+            items,
+        })
+    }
+
+    /// Everything the debugger shows at step `k` of a run.
+    pub async fn step_view(&self, run: &str, k: u32) -> Result<StepView, StoreError> {
+        let count = self.run_summary(run).await?.steps;
+        let row = sqlx::query("SELECT * FROM steps WHERE run_id = $1 AND idx = $2")
+            .bind(run.to_owned())
+            .bind(k as i64)
+            .fetch_optional(self.pool())
+            .await?
+            .ok_or(StoreError::NoStep {
+                run: run.into(),
+                step: k,
+                count,
+            })?;
+        let (mut step, snap) = Self::step_from_row(&row)?;
+        step.context = self.snapshot_ids(run, snap).await?;
+        let context = self.items(&step.context).await?;
+        let output = self.items(&step.output).await?;
+        let transfer = match step.transfer {
+            Some(t) => Some(self.transfer_view(run, t).await?),
+            None => None,
+        };
+        let (prev_transfer, next_transfer) = self.neighbour_transfers(run, k).await?;
+        Ok(StepView {
+            step,
+            context,
+            output,
+            transfer,
+            step_count: count,
+            prev_transfer,
+            next_transfer,
+        })
+    }
+
+    /// The steps of the nearest transfers before and after step `k`.
+    pub async fn neighbour_transfers(
+        &self,
+        run: &str,
+        k: u32,
+    ) -> Result<(Option<u32>, Option<u32>), StoreError> {
+        let prev: Option<i64> =
+            sqlx::query_scalar("SELECT MAX(step) FROM transfers WHERE run_id = $1 AND step < $2")
+                .bind(run.to_owned())
+                .bind(k as i64)
+                .fetch_one(self.pool())
+                .await?;
+        let next: Option<i64> =
+            sqlx::query_scalar("SELECT MIN(step) FROM transfers WHERE run_id = $1 AND step > $2")
+                .bind(run.to_owned())
+                .bind(k as i64)
+                .fetch_one(self.pool())
+                .await?;
+        Ok((prev.map(|s| s as u32), next.map(|s| s as u32)))
+    }
+
+    /// Steps of the transfers where `fact` was lost.
+    pub async fn fact_lost_steps(&self, run: &str, fact: &str) -> Result<Vec<u32>, StoreError> {
+        let steps: Vec<i64> = sqlx::query_scalar(
+            "SELECT step FROM fact_checks WHERE run_id = $1 AND fact_id = $2 AND status = 'lost' ORDER BY step",
+        )
+        .bind(run.to_owned())
+        .bind(fact.to_owned())
+        .fetch_all(self.pool())
+        .await?;
+        Ok(steps.into_iter().map(|s| s as u32).collect())
+    }
+
+    /// Deletes a run, and the items no other run references.
+    pub async fn delete_run(&self, run: &str) -> Result<(), StoreError> {
+        self.run_summary(run).await?;
+        let mut tx = self.pool().begin().await?;
+        sqlx::query(
+            "DELETE FROM items WHERE id IN (SELECT item_id FROM run_items WHERE run_id = $1) \
+             AND id NOT IN (SELECT item_id FROM run_items WHERE run_id <> $2)",
+        )
+        .bind(run.to_owned())
+        .bind(run.to_owned())
+        .execute(&mut *tx)
+        .await?;
+        for table in [
+            "fact_checks",
+            "transfers",
+            "steps",
+            "snapshots",
+            "run_items",
+            "runs",
+        ] {
+            let col = if table == "runs" { "id" } else { "run_id" };
+            sqlx::query(sqlx::AssertSqlSafe(format!(
+                "DELETE FROM {table} WHERE {col} = $1"
+            )))
+            .bind(run.to_owned())
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// A whole run as a native trace.
+    pub async fn load_trace(&self, run: &str) -> Result<Trace, StoreError> {
+        let s = self.run_summary(run).await?;
+        let definition = self.run_topology(run).await.ok();
+        let snaps: Vec<(i64, i64, Vec<u8>)> = sqlx::query_as(
+            "SELECT seq, prefix_len, ids FROM snapshots WHERE run_id = $1 ORDER BY seq",
+        )
+        .bind(run.to_owned())
+        .fetch_all(self.pool())
+        .await?;
+        let mut contexts: HashMap<i64, Vec<ItemId>> = HashMap::new();
+        let mut cur: Vec<ItemId> = vec![];
+        for (seq, prefix, bytes) in &snaps {
+            cur.truncate(*prefix as usize);
+            cur.extend(ids(bytes.clone())?);
+            contexts.insert(*seq, cur.clone());
+        }
+        let rows = sqlx::query("SELECT * FROM steps WHERE run_id = $1 ORDER BY idx")
+            .bind(run.to_owned())
+            .fetch_all(self.pool())
+            .await?;
+        let mut steps = vec![];
+        for row in &rows {
+            let (mut step, snap) = Self::step_from_row(row)?;
+            step.context = contexts.get(&snap).cloned().unwrap_or_default();
+            steps.push(step);
+        }
+        let mut transfers = vec![];
+        for i in 0..s.transfers {
+            transfers.push(self.transfer_row(run, i).await?);
+        }
+        let item_rows: Vec<(String,)> = sqlx::query_as(
+            "SELECT i.body FROM run_items r JOIN items i ON i.id = r.item_id WHERE r.run_id = $1 ORDER BY r.ord",
+        )
+        .bind(run.to_owned())
+        .fetch_all(self.pool())
+        .await?;
+        let all: Vec<Item> = item_rows
+            .into_iter()
+            .map(|(b,)| {
+                serde_json::from_str(&b).map_err(|e| StoreError::Damaged(format!("item: {e}")))
+            })
+            .collect::<Result<_, _>>()?;
+        let mut items = ItemStore::default();
+        for i in all {
+            items.add(i);
+        }
+        Ok(Trace {
+            version: TRACE_VERSION,
+            run_id: Some(s.id.clone()),
+            topology: s.topology,
+            scenario: s.scenario,
+            definition,
+            providers: s.providers,
+            started_at: s.started_at,
+            ended_at: s.ended_at.unwrap_or_default(),
+            steps,
+            transfers,
+            outcome: Outcome {
+                status: s.outcome.status,
+                reason: s.outcome.reason,
+                owner: s.owner,
+                final_output: s.final_output,
+                guard: s.guard,
+            },
+            usage: Usage {
+                input_tokens: s.input_tokens,
+                output_tokens: s.output_tokens,
+            },
+            items,
+            source: s.source,
+        })
+    }
+}

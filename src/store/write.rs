@@ -1,0 +1,345 @@
+//! Writing runs: a recorder turns the engine's events into rows as they happen, in one
+//! transaction per batch of queued events, so a crash loses at most the batch in flight.
+
+use super::snapshot::{Encoder, encode_ids};
+use super::{Store, StoreError, hostname};
+use crate::context::ItemId;
+use crate::engine::{EventSink, RunEvent};
+use crate::topology::Topology;
+use crate::trace::{OutcomeStatus, Trace};
+use sqlx::{Any, Transaction};
+use tokio::sync::mpsc;
+
+/// What a recorder wrote.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WriteStats {
+    pub events: u64,
+    pub batches: u64,
+    pub steps: u64,
+}
+
+/// A run being written; await [`Recorder::finish`] after the run ends.
+pub struct Recorder {
+    pub run_id: String,
+    handle: tokio::task::JoinHandle<Result<WriteStats, StoreError>>,
+}
+
+impl Recorder {
+    /// Waits until every event is written.
+    pub async fn finish(self) -> Result<WriteStats, StoreError> {
+        self.handle
+            .await
+            .map_err(|e| StoreError::Damaged(format!("the store writer stopped: {e}")))?
+    }
+}
+
+/// Called after each committed batch with the number of steps written so far.
+pub type CommitHook = Box<dyn FnMut(u64) + Send>;
+
+struct Writer {
+    store: Store,
+    run_id: String,
+    topology_hash: String,
+    providers: String,
+    source: Option<String>,
+    enc: Encoder,
+    stats: WriteStats,
+    transfers: i64,
+    lost: i64,
+    items: i64,
+}
+
+pub fn new_run_id() -> String {
+    uuid::Uuid::now_v7().to_string()
+}
+
+impl Store {
+    /// Stores a topology version (once per distinct content) and returns its hash.
+    pub async fn save_topology(&self, t: &Topology) -> Result<String, StoreError> {
+        let body = serde_json::to_string(t).expect("topologies serialize");
+        let hash = blake3::hash(body.as_bytes()).to_hex()[..32].to_string();
+        sqlx::query(
+            "INSERT INTO topologies (hash, name, body, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (hash) DO NOTHING",
+        )
+        .bind(hash.clone())
+        .bind(t.name.clone())
+        .bind(body)
+        .bind(humantime::format_rfc3339_micros(std::time::SystemTime::now()).to_string())
+        .execute(self.pool())
+        .await?;
+        Ok(hash)
+    }
+
+    /// Starts recording a run of `t`: returns the event sink to give the engine and the
+    /// recorder to finish once the run is over.
+    pub async fn record(
+        &self,
+        t: &Topology,
+        run_id: String,
+        providers: &std::collections::BTreeMap<String, String>,
+        source: Option<serde_json::Value>,
+        mut on_commit: Option<CommitHook>,
+    ) -> Result<(EventSink, Recorder), StoreError> {
+        let topology_hash = self.save_topology(t).await?;
+        let (tx, mut rx) = mpsc::unbounded_channel::<RunEvent>();
+        let mut w = Writer {
+            store: self.clone(),
+            run_id: run_id.clone(),
+            topology_hash,
+            providers: serde_json::to_string(providers).expect("maps serialize"),
+            source: source.map(|s| s.to_string()),
+            enc: Encoder::default(),
+            stats: WriteStats::default(),
+            transfers: 0,
+            lost: 0,
+            items: 0,
+        };
+        let handle = tokio::spawn(async move {
+            while let Some(first) = rx.recv().await {
+                let mut batch = vec![first];
+                while batch.len() < 1024 {
+                    match rx.try_recv() {
+                        Ok(e) => batch.push(e),
+                        Err(_) => break,
+                    }
+                }
+                w.write_batch(&batch).await?;
+                if let Some(hook) = on_commit.as_mut() {
+                    hook(w.stats.steps);
+                }
+            }
+            Ok(w.stats)
+        });
+        let sink: EventSink = Box::new(move |e: &RunEvent| {
+            let _ = tx.send(e.clone());
+        });
+        Ok((sink, Recorder { run_id, handle }))
+    }
+
+    /// Saves a finished trace (an import, a trace file) as a run; returns its id.
+    pub async fn save_trace(&self, trace: &Trace) -> Result<String, StoreError> {
+        let topology = trace
+            .definition
+            .clone()
+            .unwrap_or_else(|| Topology::new(&trace.topology));
+        let run_id = trace.run_id.clone().unwrap_or_else(new_run_id);
+        let (mut sink, rec) = self
+            .record(
+                &topology,
+                run_id.clone(),
+                &trace.providers,
+                trace.source.clone(),
+                None,
+            )
+            .await?;
+        for e in trace_events(trace) {
+            sink(&e);
+        }
+        drop(sink);
+        rec.finish().await?;
+        Ok(run_id)
+    }
+}
+
+/// The events that would have produced `trace`, in order.
+pub fn trace_events(t: &Trace) -> Vec<RunEvent> {
+    let mut out = vec![RunEvent::Started {
+        topology: t.topology.clone(),
+        scenario: t.scenario.clone(),
+        started_at: t.started_at.clone(),
+    }];
+    out.extend(t.items.iter().cloned().map(RunEvent::Item));
+    for s in &t.steps {
+        if let Some(tr) = s.transfer.and_then(|i| t.transfers.get(i as usize)) {
+            out.push(RunEvent::Transfer(tr.clone()));
+        }
+        out.push(RunEvent::Step(s.clone()));
+    }
+    out.push(RunEvent::Finished {
+        outcome: t.outcome.clone(),
+        usage: t.usage,
+        ended_at: t.ended_at.clone(),
+    });
+    out
+}
+
+impl Writer {
+    async fn snapshot(
+        &mut self,
+        tx: &mut Transaction<'static, Any>,
+        ids: &[ItemId],
+    ) -> Result<i64, StoreError> {
+        let (seq, row) = self.enc.push(ids);
+        if let Some((seq, prefix, bytes)) = row {
+            sqlx::query(
+                "INSERT INTO snapshots (run_id, seq, prefix_len, ids) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(self.run_id.clone())
+            .bind(seq)
+            .bind(prefix)
+            .bind(bytes)
+            .execute(&mut **tx)
+            .await?;
+        }
+        Ok(seq)
+    }
+
+    async fn write_batch(&mut self, batch: &[RunEvent]) -> Result<(), StoreError> {
+        let mut tx = self.store.pool().begin().await?;
+        for e in batch {
+            self.write_one(&mut tx, e).await?;
+            self.stats.events += 1;
+        }
+        sqlx::query(
+            "UPDATE runs SET step_count = $1, transfer_count = $2, lost_facts = $3 WHERE id = $4",
+        )
+        .bind(self.stats.steps as i64)
+        .bind(self.transfers)
+        .bind(self.lost)
+        .bind(self.run_id.clone())
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        self.stats.batches += 1;
+        Ok(())
+    }
+
+    async fn write_one(
+        &mut self,
+        tx: &mut Transaction<'static, Any>,
+        e: &RunEvent,
+    ) -> Result<(), StoreError> {
+        match e {
+            RunEvent::Started {
+                topology,
+                scenario,
+                started_at,
+            } => {
+                sqlx::query(
+                    "INSERT INTO runs (id, topology_hash, topology, scenario, providers, started_at, status, reason, owner, pid, host, source) \
+                     VALUES ($1, $2, $3, $4, $5, $6, 'running', 'running', '', $7, $8, $9)",
+                )
+                .bind(self.run_id.clone())
+                .bind(self.topology_hash.clone())
+                .bind(topology.clone())
+                .bind(scenario.clone())
+                .bind(self.providers.clone())
+                .bind(started_at.clone())
+                .bind(std::process::id() as i64)
+                .bind(hostname())
+                .bind(self.source.clone())
+                .execute(&mut **tx)
+                .await?;
+            }
+            RunEvent::Item(item) => {
+                let body = serde_json::to_string(item).expect("items serialize");
+                sqlx::query(
+                    "INSERT INTO items (id, body) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING",
+                )
+                .bind(item.id.0.to_vec())
+                .bind(body)
+                .execute(&mut **tx)
+                .await?;
+                sqlx::query(
+                    "INSERT INTO run_items (run_id, item_id, ord) VALUES ($1, $2, $3) ON CONFLICT (run_id, item_id) DO NOTHING",
+                )
+                .bind(self.run_id.clone())
+                .bind(item.id.0.to_vec())
+                .bind(self.items)
+                .execute(&mut **tx)
+                .await?;
+                self.items += 1;
+            }
+            RunEvent::Transfer(t) => {
+                let sender = self.snapshot(tx, &t.sender).await?;
+                let receiver = self.snapshot(tx, &t.receiver).await?;
+                sqlx::query(
+                    "INSERT INTO transfers (run_id, idx, step, kind, from_agent, to_agent, edge, policy, sender, receiver, carried, transformed, dropped, added) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+                )
+                .bind(self.run_id.clone())
+                .bind(self.transfers)
+                .bind(t.step as i64)
+                .bind(t.kind.as_str().to_owned())
+                .bind(t.from.clone())
+                .bind(t.to.clone())
+                .bind(t.edge.clone())
+                .bind(t.policy.clone())
+                .bind(sender)
+                .bind(receiver)
+                .bind(encode_ids(&t.carried))
+                .bind(encode_ids(&t.transformed))
+                .bind(encode_ids(&t.dropped))
+                .bind(encode_ids(&t.added))
+                .execute(&mut **tx)
+                .await?;
+                for f in &t.facts {
+                    if f.status == crate::context::FactStatus::Lost {
+                        self.lost += 1;
+                    }
+                    sqlx::query(
+                        "INSERT INTO fact_checks (run_id, transfer_idx, step, fact_id, status) VALUES ($1, $2, $3, $4, $5)",
+                    )
+                    .bind(self.run_id.clone())
+                    .bind(self.transfers)
+                    .bind(t.step as i64)
+                    .bind(f.id.clone())
+                    .bind(f.status.as_str().to_owned())
+                    .execute(&mut **tx)
+                    .await?;
+                }
+                self.transfers += 1;
+            }
+            RunEvent::Step(s) => {
+                let snap = self.snapshot(tx, &s.context).await?;
+                sqlx::query(
+                    "INSERT INTO steps (run_id, idx, kind, agent, owner, depth, snapshot, output, transfer_idx, detail, input_tokens, output_tokens, exchange) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+                )
+                .bind(self.run_id.clone())
+                .bind(s.index as i64)
+                .bind(s.kind.as_str().to_owned())
+                .bind(s.agent.clone())
+                .bind(s.owner.clone())
+                .bind(s.depth as i64)
+                .bind(snap)
+                .bind(encode_ids(&s.output))
+                .bind(s.transfer.map(|t| t as i64))
+                .bind(s.detail.clone())
+                .bind(s.usage.map(|u| u.input_tokens as i64))
+                .bind(s.usage.map(|u| u.output_tokens as i64))
+                .bind(s.exchange.as_ref().map(|x| x.to_string()))
+                .execute(&mut **tx)
+                .await?;
+                self.stats.steps += 1;
+            }
+            RunEvent::Finished {
+                outcome,
+                usage,
+                ended_at,
+            } => {
+                let status = if outcome.status == OutcomeStatus::Running {
+                    OutcomeStatus::Interrupted
+                } else {
+                    outcome.status
+                };
+                sqlx::query(
+                    "UPDATE runs SET status = $1, reason = $2, owner = $3, final_output = $4, guard = $5, ended_at = $6, \
+                     input_tokens = $7, output_tokens = $8 WHERE id = $9",
+                )
+                .bind(status.as_str().to_owned())
+                .bind(outcome.reason.clone())
+                .bind(outcome.owner.clone())
+                .bind(outcome.final_output.clone())
+                .bind(outcome.guard.clone())
+                .bind(ended_at.clone())
+                .bind(usage.input_tokens as i64)
+                .bind(usage.output_tokens as i64)
+                .bind(self.run_id.clone())
+                .execute(&mut **tx)
+                .await?;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,122 @@
+// Starts `baton serve` on a free port over a temp copy of examples/, and a headless Debian
+// Chromium (playwright-core; never a downloaded browser).
+import { execFileSync, spawn } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const UI_DIR = resolve(here, "..");
+export const REPO = resolve(UI_DIR, "..");
+
+export const CHROMIUM = process.env.BATON_CHROMIUM ?? "/usr/bin/chromium";
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+export function batonBin() {
+  const candidates = [process.env.BATON_BIN, join(REPO, "target/debug/baton"), join(REPO, "target/release/baton")].filter(Boolean);
+  return candidates.find((p) => existsSync(p)) ?? null;
+}
+
+export function hasServe(bin) {
+  try {
+    execFileSync(bin, ["serve", "--help"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** How the backend will be started, or why it cannot be. */
+export function backendPlan() {
+  const bin = batonBin();
+  if (!bin) return { skip: "no baton binary in target/ (build it first, or set BATON_BIN)" };
+  if (process.env.BATON_E2E_SHIM === "1") return { bin, shim: true };
+  if (hasServe(bin)) return { bin, shim: false };
+  if (process.env.BATON_E2E_SHIM === "auto") return { bin, shim: true };
+  return { skip: `${bin} has no 'serve' subcommand yet (set BATON_E2E_SHIM=auto to use the CLI shim meanwhile)` };
+}
+
+async function freePort() {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.once("error", rej);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => res(port));
+    });
+  });
+}
+
+async function waitForHttp(url, child, ms = 20000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`backend exited early with ${child.exitCode}`);
+    try {
+      const r = await fetch(url);
+      if (r.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`backend did not answer ${url} within ${ms} ms`);
+}
+
+/** Starts the backend; returns { url, root, stop }. */
+export async function startBackend(plan) {
+  const dist = join(UI_DIR, "dist");
+  if (!existsSync(join(dist, "index.html"))) throw new Error("ui/dist is missing: run `npm run build` first");
+  const root = mkdtempSync(join(tmpdir(), "baton-e2e-"));
+  cpSync(join(REPO, "examples"), root, { recursive: true });
+  const port = await freePort();
+  const args = ["--port", String(port), "--root", root, "--ui", dist];
+  const child = plan.shim
+    ? spawn(process.execPath, [join(here, "cli-shim-server.mjs"), "--bin", plan.bin, ...args], { stdio: ["ignore", "pipe", "pipe"] })
+    : spawn(plan.bin, ["serve", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let log = "";
+  child.stdout.on("data", (d) => (log += d));
+  child.stderr.on("data", (d) => (log += d));
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHttp(`${url}/`, child);
+  } catch (e) {
+    child.kill("SIGTERM");
+    throw new Error(`${e.message}\n--- backend output ---\n${log}`);
+  }
+  return {
+    url,
+    root,
+    log: () => log,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill("SIGTERM");
+        await new Promise((r) => {
+          const t = setTimeout(() => {
+            child.kill("SIGKILL");
+            r();
+          }, 3000);
+          child.once("exit", () => {
+            clearTimeout(t);
+            r();
+          });
+        });
+      }
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser() {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}

@@ -1,0 +1,12 @@
+// `npm run e2e`: build the UI, then run the browser tests with node's test runner.
+import { spawnSync } from "node:child_process";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ui = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const step = (cmd, args) => {
+  const r = spawnSync(cmd, args, { cwd: ui, stdio: "inherit" });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+};
+if (process.env.BATON_E2E_NO_BUILD !== "1") step("npx", ["vite", "build", "--logLevel", "warn"]);
+step(process.execPath, ["--test", "--test-concurrency=1", "--test-reporter=spec", "e2e/designer.spec.mjs"]);

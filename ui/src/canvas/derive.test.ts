@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { normalizeTopology } from "../model/topology";
+import { FIXTURES } from "../platform/fixtures";
+import { deriveFlow } from "./derive";
+import { lintMarks } from "./lint";
+
+describe("canvas derivation", () => {
+  const t = normalizeTopology(FIXTURES["handoff-loop.yaml"]!);
+
+  it("one node per agent, typed by kind, entry marked", () => {
+    const { nodes } = deriveFlow(t, { agents: ["billing"], edges: [] }, [], {});
+    expect(nodes.map((n) => [n.id, n.type])).toEqual([
+      ["triage", "agent"],
+      ["billing", "agent"],
+      ["technical", "agent"],
+      ["human", "human"],
+    ]);
+    expect(nodes.find((n) => n.id === "triage")?.data.isEntry).toBe(true);
+    expect(nodes.find((n) => n.id === "billing")?.selected).toBe(true);
+  });
+
+  it("edges are typed by kind, labelled, and carry the worst finding", () => {
+    const findings = [
+      { code: "handoff-cycle", severity: "warning" as const, message: "", agents: ["billing", "technical"], edges: ["billing->technical"] },
+      { code: "x", severity: "error" as const, message: "", agents: ["billing"], edges: [] },
+    ];
+    const { nodes, edges } = deriveFlow(t, { agents: [], edges: [] }, findings, {});
+    const e = edges.find((x) => x.id === "billing->technical");
+    expect(e?.type).toBe("handoff");
+    expect(e?.data?.label).toBe("handoff · full");
+    expect(e?.data?.lint?.severity).toBe("warning");
+    expect(nodes.find((n) => n.id === "billing")?.data.lint).toEqual({ severity: "error", count: 2, codes: ["handoff-cycle", "x"] });
+    expect(nodes.find((n) => n.id === "triage")?.data.lint).toBeNull();
+  });
+
+  it("fans out parallel edges between the same two agents", () => {
+    const twice = normalizeTopology({
+      ...t,
+      edges: [...t.edges, { kind: "delegation", from: "billing", to: "technical" }],
+    });
+    const { edges } = deriveFlow(twice, { agents: [], edges: [] }, [], {});
+    const par = edges.filter((e) => e.source === "billing" && e.target === "technical").map((e) => e.data?.parallel);
+    expect(par).toEqual([-0.5, 0.5]);
+    expect(edges.find((e) => e.id === "billing->technical#2")?.type).toBe("delegation");
+  });
+
+  it("lint marks index findings by agent and edge", () => {
+    const m = lintMarks([{ code: "c", severity: "info", message: "", agents: ["a"], edges: ["e"] }]);
+    expect(m.agents.get("a")?.severity).toBe("info");
+    expect(m.edges.get("e")?.count).toBe(1);
+  });
+});

@@ -1,0 +1,79 @@
+import { describe, expect, it, vi } from "vitest";
+import { FIXTURES } from "./fixtures";
+import { createHttpPlatform } from "./http";
+import { detectPlatformKind } from "./index";
+import { createMockPlatform } from "./mock";
+import { PlatformError, toPlatformError } from "./types";
+
+describe("adapter selection", () => {
+  it("picks tauri when its internals are injected, http otherwise, mock when forced", () => {
+    expect(detectPlatformKind({ location: { search: "" }, __TAURI_INTERNALS__: {} })).toBe("tauri");
+    expect(detectPlatformKind({ location: { search: "" } })).toBe("http");
+    expect(detectPlatformKind({ location: { search: "?platform=mock" }, __TAURI_INTERNALS__: {} })).toBe("mock");
+    expect(detectPlatformKind({ location: { search: "?platform=other" } })).toBe("http");
+  });
+});
+
+describe("http adapter", () => {
+  it("POSTs the args as JSON to /api/<command> and returns the JSON answer", async () => {
+    const fetchMock = vi.fn(async () => new Response(JSON.stringify([{ path: "a.yaml", name: "a.yaml" }]), { status: 200 }));
+    const p = createHttpPlatform("http://host:1/", fetchMock as unknown as typeof fetch);
+    await expect(p.list_files()).resolves.toEqual([{ path: "a.yaml", name: "a.yaml" }]);
+    expect(fetchMock).toHaveBeenCalledWith("http://host:1/api/list_files", expect.objectContaining({ method: "POST", body: "{}" }));
+  });
+
+  it("passes args through unchanged", async () => {
+    const fetchMock = vi.fn(async (_url: string, init: RequestInit) => new Response(init.body as string, { status: 200 }));
+    const p = createHttpPlatform("http://h", fetchMock as unknown as typeof fetch);
+    const got = await p.refactor_supervisor({ topology: FIXTURES["ticket-reopen.yaml"]!, chain: ["x"] });
+    expect(got).toMatchObject({ topology: { name: "ticket-reopen" }, chain: ["x"] });
+    expect(fetchMock.mock.calls[0]?.[0]).toBe("http://h/api/refactor_supervisor");
+  });
+
+  it("turns 4xx/5xx {code, message} into a PlatformError", async () => {
+    const fetchMock = vi.fn(async () => new Response(JSON.stringify({ code: "io.not_found", message: "no such file" }), { status: 404 }));
+    const p = createHttpPlatform("http://h", fetchMock as unknown as typeof fetch);
+    const err = await p.open_topology({ path: "x.yaml" }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PlatformError);
+    expect(err).toMatchObject({ code: "io.not_found", message: "no such file" });
+  });
+
+  it("reports a network failure and a non-JSON error body", async () => {
+    const down = createHttpPlatform("http://h", (async () => {
+      throw new TypeError("Failed to fetch");
+    }) as unknown as typeof fetch);
+    await expect(down.list_files()).rejects.toMatchObject({ code: "network" });
+    const html = createHttpPlatform("http://h", (async () => new Response("<h1>bad gateway</h1>", { status: 502 })) as unknown as typeof fetch);
+    await expect(html.list_files()).rejects.toMatchObject({ code: "http.502" });
+  });
+});
+
+describe("errors", () => {
+  it("normalises whatever a host throws", () => {
+    expect(toPlatformError({ code: "c", message: "m" })).toMatchObject({ code: "c", message: "m" });
+    expect(toPlatformError('{"code":"c","message":"m"}')).toMatchObject({ code: "c", message: "m" });
+    expect(toPlatformError("plain")).toMatchObject({ code: "internal", message: "plain" });
+    expect(toPlatformError(new Error("boom"))).toMatchObject({ code: "internal", message: "boom" });
+  });
+});
+
+describe("mock platform", () => {
+  it("lists, opens with ids filled and findings, and saves by extension", async () => {
+    const p = createMockPlatform();
+    expect((await p.list_files()).map((f) => f.path)).toContain("ticket-reopen.yaml");
+    const opened = await p.open_topology({ path: "handoff-loop.yaml" });
+    expect(opened.topology.edges.map((e) => e.id)).toEqual(["triage->billing", "billing->technical", "technical->billing"]);
+    expect(opened.findings.map((f) => f.code)).toContain("handoff-back-to-source");
+    await p.save_topology({ topology: opened.topology, path: "copy.json" });
+    expect(p.files.has("copy.json")).toBe(true);
+    await expect(p.save_topology({ topology: opened.topology, path: "copy.txt" })).rejects.toMatchObject({ code: "save.extension" });
+  });
+
+  it("refactors the longest chain into delegations under a supervisor", async () => {
+    const p = createMockPlatform();
+    const { topology } = await p.open_topology({ path: "ticket-reopen.yaml" });
+    const r = await p.refactor_supervisor({ topology, chain: [] });
+    expect(r.entry).toBe("supervisor");
+    expect(r.edges.every((e) => e.kind === "delegation")).toBe(true);
+  });
+});
