@@ -24,3 +24,4 @@ test: deps check
 
 bench: deps
 	$(CARGO) bench --bench engine
+	$(CARGO) bench --bench store

@@ -6,19 +6,22 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::Path;
 
+/// Every `.ts` file under `dir`, by path relative to it.
 fn read_dir(dir: &Path) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
-    if let Ok(rd) = std::fs::read_dir(dir) {
+    fn walk(base: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
+        let Ok(rd) = std::fs::read_dir(dir) else { return };
         for e in rd {
             let p = e.unwrap().path();
-            if p.extension().is_some_and(|e| e == "ts") {
-                out.insert(
-                    p.file_name().unwrap().to_string_lossy().into_owned(),
-                    std::fs::read_to_string(&p).unwrap(),
-                );
+            if p.is_dir() {
+                walk(base, &p, out);
+            } else if p.extension().is_some_and(|e| e == "ts") {
+                let rel = p.strip_prefix(base).unwrap().to_string_lossy().into_owned();
+                out.insert(rel, std::fs::read_to_string(&p).unwrap());
             }
         }
     }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
     out
 }
 
@@ -28,12 +31,15 @@ fn typescript_bindings_are_current() {
     let tmp = tempfile::tempdir().unwrap();
     baton::api::bindings::export_all(tmp.path()).unwrap();
     let generated = read_dir(tmp.path());
-    assert!(generated.contains_key("Topology.ts") && generated.contains_key("ContextPolicy.ts"));
+    for name in ["Topology.ts", "ContextPolicy.ts", "StepView.ts", "LiveEvent.ts", "serde_json/JsonValue.ts"] {
+        assert!(generated.contains_key(name), "{name} was not generated");
+    }
     if std::env::var_os("BATON_UPDATE_BINDINGS").is_some() {
         let _ = std::fs::remove_dir_all(&checked_in);
-        std::fs::create_dir_all(&checked_in).unwrap();
         for (name, text) in &generated {
-            std::fs::write(checked_in.join(name), text).unwrap();
+            let p = checked_in.join(name);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
         }
     }
     assert_eq!(

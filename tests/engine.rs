@@ -414,6 +414,7 @@ fn events_stream_in_order_and_match_the_trace() {
                 RunEvent::Step(s) => format!("step:{}", s.kind.as_str()),
                 RunEvent::Transfer(_) => "transfer".into(),
                 RunEvent::Finished { outcome, .. } => format!("end:{}", outcome.status.as_str()),
+                RunEvent::Paused { .. } => "paused".into(),
             })
         })),
         ..Default::default()

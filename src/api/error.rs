@@ -36,3 +36,15 @@ impl From<crate::topology::ValidationError> for ApiError {
         ApiError::new("topology.invalid", e.to_string())
     }
 }
+
+impl From<crate::store::StoreError> for ApiError {
+    fn from(e: crate::store::StoreError) -> Self {
+        ApiError::new(e.code(), e.to_string())
+    }
+}
+
+impl From<crate::engine::EngineError> for ApiError {
+    fn from(e: crate::engine::EngineError) -> Self {
+        ApiError::new(e.code(), e.to_string())
+    }
+}

@@ -3,6 +3,7 @@
 //! parse error, bad arguments).
 
 mod run_cmds;
+mod serve_cmd;
 mod store_cmds;
 mod topology_cmds;
 
@@ -37,6 +38,8 @@ enum Command {
     /// List, show and delete saved runs.
     #[command(subcommand)]
     Runs(store_cmds::RunsCmd),
+    /// Serve the UI and the command layer over HTTP on 127.0.0.1 (browser tests, development).
+    Serve(serve_cmd::ServeArgs),
     /// Work with traces.
     #[command(subcommand)]
     Trace(run_cmds::TraceCmd),
@@ -74,6 +77,7 @@ pub fn main() -> i32 {
         Command::Run(a) => run_cmds::run(a),
         Command::Trace(c) => run_cmds::trace(c),
         Command::Runs(c) => store_cmds::runs(c),
+        Command::Serve(a) => serve_cmd::serve(a),
         Command::Schema => {
             print!("{}", baton::config::topology_schema());
             Ok(0)

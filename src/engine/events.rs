@@ -17,6 +17,8 @@ pub enum RunEvent {
     Step(Step),
     /// A transfer (emitted before its step).
     Transfer(Transfer),
+    /// The run waits before a transfer on a breakpoint edge until resumed (or cancelled).
+    Paused { step: u32, edge: String },
     Finished {
         outcome: Outcome,
         usage: Usage,

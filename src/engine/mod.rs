@@ -3,10 +3,12 @@
 //! step and transfer with its diff and fact checks, enforces the guards, and streams events.
 
 mod events;
+mod gate;
 mod runner;
 mod tools;
 
 pub use events::RunEvent;
+pub use gate::Gate;
 
 use crate::providers::{MockModel, ModelSource, SameModel};
 use crate::topology::Topology;
@@ -47,6 +49,10 @@ pub struct RunOptions {
     pub sink: Option<EventSink>,
     /// The run's id (when it is being saved to a store).
     pub run_id: Option<String>,
+    /// Edge ids on which a run pauses before the transfer happens.
+    pub breakpoints: std::collections::HashSet<String>,
+    /// Resumes a paused run.
+    pub gate: std::sync::Arc<Gate>,
     /// Simulated latency of each mock model call (demos, crash tests).
     pub mock_delay: Option<std::time::Duration>,
     /// Label of the provider per agent id, recorded in the trace.

@@ -493,6 +493,9 @@ impl<'t> Runner<'t> {
                         );
                         f.hist.push(id);
                     }
+                    if !self.breakpoint(&edge.id).await {
+                        return (f, End::Cancelled);
+                    }
                     match self.handoff(&mut f, call, &call_id, &edge, new_start) {
                         Ok(()) => continue,
                         Err(end) => return (f, end),
@@ -519,6 +522,21 @@ impl<'t> Runner<'t> {
                 };
             }
         })
+    }
+
+    /// Pauses before a transfer on a breakpoint edge; false when the run was cancelled.
+    async fn breakpoint(&mut self, edge: &str) -> bool {
+        if !self.opts.breakpoints.contains(edge) {
+            return true;
+        }
+        let (step, edge_id) = (self.steps.len() as u32, edge.to_owned());
+        self.emit(|| RunEvent::Paused { step, edge: edge_id });
+        let gate = self.opts.gate.clone();
+        let cancel = self.opts.cancel.clone();
+        tokio::select! {
+            _ = gate.wait() => true,
+            _ = cancel.cancelled() => false,
+        }
     }
 
     fn fact_checks(&self, sender: &[ItemId], after: &[ItemId]) -> Vec<FactCheck> {

@@ -6,7 +6,7 @@ mod read;
 mod snapshot;
 mod write;
 
-pub use read::{RunSummary, StepView, TransferView};
+pub use read::{OutcomeBrief, RunOverview, RunSummary, StepView, TransferView};
 pub use write::{CommitHook, Recorder, WriteStats, new_run_id, trace_events};
 
 use sqlx::any::{AnyPoolOptions, install_default_drivers};

@@ -6,7 +6,7 @@ use super::{Store, StoreError};
 use crate::context::{FactStatus, Item, ItemId, ItemStore};
 use crate::providers::Usage;
 use crate::topology::{EdgeKind, Topology};
-use crate::trace::{FactCheck, Outcome, OutcomeStatus, Step, TRACE_VERSION, Trace, Transfer};
+use crate::trace::{FactCheck, Outcome, OutcomeStatus, Step, StepBrief, TRACE_VERSION, Trace, Transfer, TransferBrief};
 use serde::{Deserialize, Serialize};
 use sqlx::Row;
 use sqlx::any::AnyRow;
@@ -40,6 +40,15 @@ pub struct RunSummary {
     pub providers: std::collections::BTreeMap<String, String>,
     /// For imported traces: the source format and file.
     pub source: Option<serde_json::Value>,
+}
+
+/// A run's timeline without contexts: what the debugger loads when it opens a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct RunOverview {
+    pub summary: RunSummary,
+    pub topology: Option<Topology>,
+    pub steps: Vec<StepBrief>,
+    pub transfers: Vec<TransferBrief>,
 }
 
 /// Everything the debugger shows at one step.
@@ -344,6 +353,64 @@ impl Store {
                 .fetch_one(self.pool())
                 .await?;
         Ok((prev.map(|s| s as u32), next.map(|s| s as u32)))
+    }
+
+    /// A run's summary, topology, step and transfer briefs (no items).
+    pub async fn run_overview(&self, run: &str) -> Result<RunOverview, StoreError> {
+        let summary = self.run_summary(run).await?;
+        let topology = self.run_topology(run).await.ok();
+        let rows = sqlx::query(
+            "SELECT idx, kind, agent, owner, depth, snapshot, output, transfer_idx, detail, input_tokens, output_tokens, exchange \
+             FROM steps WHERE run_id = $1 ORDER BY idx",
+        )
+        .bind(run.to_owned())
+        .fetch_all(self.pool())
+        .await?;
+        let mut steps = Vec::with_capacity(rows.len());
+        for row in &rows {
+            let (step, _) = Self::step_from_row(row)?;
+            steps.push(StepBrief::from(&step));
+        }
+        let rows = sqlx::query(
+            "SELECT idx, step, kind, from_agent, to_agent, edge, policy, carried, transformed, dropped, added \
+             FROM transfers WHERE run_id = $1 ORDER BY idx",
+        )
+        .bind(run.to_owned())
+        .fetch_all(self.pool())
+        .await?;
+        let facts: Vec<(i64, String, String)> =
+            sqlx::query_as("SELECT transfer_idx, fact_id, status FROM fact_checks WHERE run_id = $1 ORDER BY transfer_idx, fact_id")
+                .bind(run.to_owned())
+                .fetch_all(self.pool())
+                .await?;
+        let mut transfers = Vec::with_capacity(rows.len());
+        for row in &rows {
+            let idx: i64 = row.try_get("idx")?;
+            let len = |c: &str| -> Result<u32, StoreError> { Ok((row.try_get::<Vec<u8>, _>(c)?.len() / 16) as u32) };
+            let kind: String = row.try_get("kind")?;
+            transfers.push(TransferBrief {
+                index: idx as u32,
+                step: row.try_get::<i64, _>("step")? as u32,
+                kind: if kind == "delegation" { EdgeKind::Delegation } else { EdgeKind::Handoff },
+                from: row.try_get("from_agent")?,
+                to: row.try_get("to_agent")?,
+                edge: row.try_get("edge")?,
+                policy: row.try_get("policy")?,
+                carried: len("carried")?,
+                transformed: len("transformed")?,
+                dropped: len("dropped")?,
+                added: len("added")?,
+                facts: facts
+                    .iter()
+                    .filter(|(t, _, _)| *t == idx)
+                    .map(|(_, id, s)| FactCheck {
+                        id: id.clone(),
+                        status: serde_json::from_value(serde_json::Value::String(s.clone())).unwrap_or(FactStatus::Absent),
+                    })
+                    .collect(),
+            });
+        }
+        Ok(RunOverview { summary, topology, steps, transfers })
     }
 
     /// Steps of the transfers where `fact` was lost.

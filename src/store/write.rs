@@ -313,6 +313,7 @@ impl Writer {
                 .await?;
                 self.stats.steps += 1;
             }
+            RunEvent::Paused { .. } => {}
             RunEvent::Finished {
                 outcome,
                 usage,

@@ -1,8 +1,10 @@
 //! The native trace: every step of a run, every transfer with its diff and fact checks, the
 //! outcome, and the items they reference (stored once, by id). JSON with `"version": 1`.
 
+mod brief;
 mod timeline;
 
+pub use brief::{StepBrief, TransferBrief};
 pub use timeline::render_timeline;
 
 use crate::context::{FactStatus, Item, ItemId, ItemStore};

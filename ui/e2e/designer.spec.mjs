@@ -7,6 +7,7 @@ import { backendPlan, launchBrowser, startBackend } from "./harness.mjs";
 
 const plan = backendPlan();
 if (plan.skip && process.env.BATON_E2E_REQUIRE === "1") throw new Error(plan.skip);
+if (!plan.skip) console.log(`# backend: ${plan.shim ? "CLI shim (e2e/cli-shim-server.mjs) over" : ""} ${plan.bin}${plan.shim ? "" : " serve"}`);
 
 describe("designer (browser, http adapter)", { skip: plan.skip ?? false }, () => {
   let backend;
@@ -97,7 +98,7 @@ describe("designer (browser, http adapter)", { skip: plan.skip ?? false }, () =>
 
   it("exports Mermaid with the new edge", async () => {
     await byId("export-open").click();
-    await byId("export-format").selectOption("mermaid", { force: true });
+    await byId("export-format").selectOption("mermaid");
     await page.waitForFunction(() => document.querySelector('[data-testid="export-preview"]')?.textContent?.includes("flowchart"));
     const text = await byId("export-preview").innerText();
     assert.match(text, /n_resolution ==>\|"handoff · last_n\(3\)"\| n_agent/);

@@ -41,10 +41,12 @@ export function hasServe(bin) {
 export function backendPlan() {
   const bin = batonBin();
   if (!bin) return { skip: "no baton binary in target/ (build it first, or set BATON_BIN)" };
-  if (process.env.BATON_E2E_SHIM === "1") return { bin, shim: true };
+  // BATON_E2E_SHIM: "1" always use the CLI shim, "0" never, unset: only while `baton serve` is missing.
+  const shim = process.env.BATON_E2E_SHIM;
+  if (shim === "1") return { bin, shim: true };
   if (hasServe(bin)) return { bin, shim: false };
-  if (process.env.BATON_E2E_SHIM === "auto") return { bin, shim: true };
-  return { skip: `${bin} has no 'serve' subcommand yet (set BATON_E2E_SHIM=auto to use the CLI shim meanwhile)` };
+  if (shim === "0") return { skip: `${bin} has no 'serve' subcommand (and BATON_E2E_SHIM=0 forbids the CLI shim)` };
+  return { bin, shim: true };
 }
 
 async function freePort() {

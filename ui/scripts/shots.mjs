@@ -5,13 +5,14 @@ import { join } from "node:path";
 import { backendPlan, launchBrowser, startBackend } from "../e2e/harness.mjs";
 
 const out = process.argv[2] ?? "/tmp/shots";
+const [w, h] = (process.argv[3] ?? "1440x900").split("x").map(Number);
 mkdirSync(out, { recursive: true });
 const plan = backendPlan();
 if (plan.skip) throw new Error(plan.skip);
 const backend = await startBackend(plan);
 const browser = await launchBrowser();
 try {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const page = await browser.newPage({ viewport: { width: w, height: h } });
   page.on("pageerror", (e) => console.error("pageerror:", e.message));
   const shot = async (name) => {
     await page.waitForTimeout(450);
@@ -32,7 +33,7 @@ try {
   await page.getByTestId("edge-label-resolution->verification").click();
   await shot("edge");
   await page.getByTestId("export-open").click();
-  await page.getByTestId("export-format-mermaid").click();
+  await page.getByTestId("export-format").selectOption("mermaid");
   await shot("export");
   await page.keyboard.press("Escape");
   await page.getByTestId("refactor-supervisor").click();

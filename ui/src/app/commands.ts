@@ -319,6 +319,10 @@ export function makeCommands(platform: Platform, flow: FlowApi) {
     undo: () => doc().undo(),
     redo: () => doc().redo(),
     selectAll: () => doc().selectAll(),
+    clearSelection: () => {
+      ui().setPendingConnection(null);
+      doc().setSelection({ agents: [], edges: [] });
+    },
     deleteSelection: () => doc().deleteSelection(),
   };
 }

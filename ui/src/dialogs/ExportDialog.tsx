@@ -8,6 +8,14 @@ import { Modal } from "./Modal";
 
 const FORMAT_KEY = "baton.exportFormat";
 
+const EXPORT_HELP: Record<ExportFormat, string> = {
+  yaml: "The topology file, as Baton saves it.",
+  json: "The topology file as JSON.",
+  "openai-agents-py": "A Python module for the OpenAI Agents SDK.",
+  mermaid: "A flowchart for Markdown, GitHub and docs.",
+  dot: "A Graphviz graph.",
+};
+
 export function ExportDialog({ commands }: { commands: Commands }) {
   const close = useCallback(() => useUi.getState().openDialog(null), []);
   const topology = useDesigner((s) => s.topology);
@@ -85,12 +93,15 @@ export function ExportDialog({ commands }: { commands: Commands }) {
         </>
       }
     >
-      <div className="export-formats" role="radiogroup" aria-label="Format">
+      <div className="export-toolbar">
+        <label className="field-label" htmlFor="export-format">
+          Format
+        </label>
         <select
-          className="select sr-select"
+          id="export-format"
+          className="select export-select"
           data-testid="export-format"
           value={format}
-          aria-label="Export format"
           onChange={(e) => {
             setFormat(e.target.value as ExportFormat);
             localStorage.setItem(FORMAT_KEY, e.target.value);
@@ -98,26 +109,11 @@ export function ExportDialog({ commands }: { commands: Commands }) {
         >
           {EXPORT_FORMATS.map((f) => (
             <option key={f} value={f}>
-              {EXPORT_LABELS[f]}
+              {EXPORT_LABELS[f]} (.{EXPORT_EXTENSIONS[f]})
             </option>
           ))}
         </select>
-        {EXPORT_FORMATS.map((f) => (
-          <button
-            key={f}
-            role="radio"
-            aria-checked={f === format}
-            className={`format-chip${f === format ? " is-active" : ""}`}
-            data-testid={`export-format-${f}`}
-            onClick={() => {
-              setFormat(f);
-              localStorage.setItem(FORMAT_KEY, f);
-            }}
-          >
-            {EXPORT_LABELS[f]}
-            <span className="format-ext">.{EXPORT_EXTENSIONS[f]}</span>
-          </button>
-        ))}
+        <span className="export-help">{EXPORT_HELP[format]}</span>
       </div>
       <div className="export-preview-wrap">
         {error ? (

@@ -45,7 +45,9 @@ export function useShortcuts(commands: Commands) {
         return;
       }
       if (modal || isEditable(e.target) || e.altKey) return;
-      if (key === "l") {
+      if (key === "escape") {
+        commands.clearSelection();
+      } else if (key === "l") {
         e.preventDefault();
         void commands.layout();
       } else if (key === "f") {

@@ -1,5 +1,5 @@
 // Auto-layout with ELK's layered algorithm, left to right (graph algorithms stay out of components).
-import type { Position, Topology } from "./types";
+import type { Edge, Position, Topology } from "./types";
 import { edgeId, edgeLabel } from "./topology";
 
 import { DEFAULT_NODE_SIZE } from "./sizes";
@@ -17,21 +17,26 @@ function loadElk(): Promise<Elk> {
 
 export type Sizes = Record<string, { width: number; height: number }>;
 
+/** The drawn label's size, estimated (≈ 6 px a character at 11 px, plus icon, padding, badge). */
+export function labelSize(e: Edge): { width: number; height: number } {
+  return { width: Math.round(edgeLabel(e).length * 6 + 36 + (e.acceptance === "verify" ? 58 : 0)), height: 26 };
+}
+
 /** Positions for every agent, entry first, handoffs and delegations flowing left to right. */
 export async function autoLayout(t: Topology, sizes: Sizes = {}): Promise<Record<string, Position>> {
   const ids = new Set(t.agents.map((a) => a.id));
   // Entry first so ELK's model order puts it in the first layer.
   const agents = [...t.agents].sort((a, b) => Number(b.id === t.entry) - Number(a.id === t.entry));
-  // Room between layers for the widest edge label (≈ 6 px a character at 11 px, plus icon and padding).
-  const widest = Math.max(0, ...t.edges.map((e) => edgeLabel(e).length * 6 + (e.acceptance === "verify" ? 58 : 0) + 36));
-  const between = Math.round(Math.min(360, Math.max(160, widest + 44)));
   const graph = {
     id: "root",
     layoutOptions: {
       "elk.algorithm": "layered",
       "elk.direction": "RIGHT",
       "elk.edgeRouting": "SPLINES",
-      "elk.layered.spacing.nodeNodeBetweenLayers": String(between),
+      "elk.layered.spacing.nodeNodeBetweenLayers": "36",
+      "elk.layered.spacing.edgeNodeBetweenLayers": "24",
+      "elk.edgeLabels.placement": "CENTER",
+      "elk.spacing.edgeLabel": "6",
       "elk.spacing.nodeNode": "72",
       "elk.layered.considerModelOrder.strategy": "NODES_AND_EDGES",
       "elk.layered.cycleBreaking.strategy": "MODEL_ORDER",
@@ -46,7 +51,8 @@ export async function autoLayout(t: Topology, sizes: Sizes = {}): Promise<Record
     })),
     edges: t.edges
       .filter((e) => ids.has(e.from) && ids.has(e.to) && e.from !== e.to)
-      .map((e) => ({ id: edgeId(e), sources: [e.from], targets: [e.to] })),
+      // Each edge's label reserves its room, so only the gaps with long labels grow.
+      .map((e) => ({ id: edgeId(e), sources: [e.from], targets: [e.to], labels: [{ text: edgeLabel(e), ...labelSize(e) }] })),
   };
   const out = await (await loadElk()).layout(graph);
   const positions: Record<string, Position> = {};

@@ -1,0 +1,105 @@
+//! Which files a host may read and write: `baton serve` confines every path to its root
+//! directory; the desktop app reaches the paths its user chose in a native dialog.
+
+use super::ApiError;
+use serde::{Deserialize, Serialize};
+use std::path::{Component, Path, PathBuf};
+
+/// A topology file a host offers to open.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct FileEntry {
+    pub path: String,
+    pub name: String,
+}
+
+#[derive(Debug, Clone)]
+pub enum FileAccess {
+    /// Paths are relative to this directory and may not leave it.
+    Root(PathBuf),
+    /// Absolute paths the user chose; `examples` lists bundled topologies.
+    Chosen { examples: Option<PathBuf> },
+}
+
+fn denied(path: &str) -> ApiError {
+    ApiError::new("files.denied", format!("'{path}' is outside the directory Baton serves; use a path inside it"))
+}
+
+impl FileAccess {
+    /// The path to read.
+    pub fn resolve(&self, path: &str) -> Result<PathBuf, ApiError> {
+        match self {
+            FileAccess::Chosen { .. } => Ok(PathBuf::from(path)),
+            FileAccess::Root(root) => {
+                let rel = Path::new(path);
+                if rel.is_absolute() || rel.components().any(|c| matches!(c, Component::ParentDir)) {
+                    return Err(denied(path));
+                }
+                let full = root.join(rel);
+                let canon = full.canonicalize().unwrap_or(full.clone());
+                let root_c = root.canonicalize().unwrap_or(root.clone());
+                if !canon.starts_with(&root_c) {
+                    return Err(denied(path));
+                }
+                Ok(full)
+            }
+        }
+    }
+
+    /// The path to write (its file may not exist yet).
+    pub fn resolve_for_write(&self, path: &str) -> Result<PathBuf, ApiError> {
+        let full = self.resolve(path)?;
+        if let FileAccess::Root(root) = self {
+            let parent = full.parent().unwrap_or(root).canonicalize().map_err(|e| {
+                ApiError::new("files.write", format!("cannot write '{path}': its folder does not exist ({e})"))
+            })?;
+            if !parent.starts_with(root.canonicalize().unwrap_or(root.clone())) {
+                return Err(denied(path));
+            }
+        }
+        Ok(full)
+    }
+
+    /// How a path is shown back to the host (relative under a root).
+    pub fn display(&self, p: &Path) -> String {
+        match self {
+            FileAccess::Root(root) => p.strip_prefix(root).unwrap_or(p).display().to_string(),
+            FileAccess::Chosen { .. } => p.display().to_string(),
+        }
+    }
+
+    /// Topology files on offer: YAML and JSON files under the root (three levels deep), or the
+    /// bundled examples.
+    pub fn list(&self) -> Result<Vec<FileEntry>, ApiError> {
+        let dir = match self {
+            FileAccess::Root(r) => Some(r.clone()),
+            FileAccess::Chosen { examples } => examples.clone(),
+        };
+        let Some(dir) = dir else { return Ok(vec![]) };
+        let mut out = vec![];
+        walk(&dir, &dir, 0, &mut out);
+        out.sort();
+        Ok(out
+            .into_iter()
+            .map(|p| {
+                let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                FileEntry { path: self.display(&p), name }
+            })
+            .collect())
+    }
+}
+
+fn walk(root: &Path, dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    for e in rd.flatten() {
+        let p = e.path();
+        let hidden = p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.'));
+        if hidden {
+            continue;
+        }
+        if p.is_dir() && depth < 3 && !p.ends_with("node_modules") && !p.ends_with("target") {
+            walk(root, &p, depth + 1, out);
+        } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml" || x == "json") {
+            out.push(p);
+        }
+    }
+}
