@@ -78,27 +78,18 @@ fn chain(n: usize) -> (Topology, u32) {
     y += "guards: { max_turns: 100 }\nscenarios:\n  - name: s\n    history:\n";
     for k in 0..20 {
         let role = if k % 2 == 0 { "user" } else { "assistant" };
-        y += &format!(
-            "      - {{ role: {role}, content: \"prior message {k}: {}\" }}\n",
-            "lorem ipsum ".repeat(8)
-        );
+        y += &format!("      - {{ role: {role}, content: \"prior message {k}: {}\" }}\n", "lorem ipsum ".repeat(8));
     }
     y += "    input: Please help with my bill.\n    scripts:\n";
     for i in 1..n {
-        y += &format!(
-            "      a{i}: [{{ calls: [{{ tool: transfer_to_a{}, id: call_h{i} }}] }}]\n",
-            i + 1
-        );
+        y += &format!("      a{i}: [{{ calls: [{{ tool: transfer_to_a{}, id: call_h{i} }}] }}]\n", i + 1);
     }
     y += &format!("      a{n}: [{{ say: done }}]\n");
     (topo(&y), n as u32)
 }
 
 fn cpu_ns() -> u128 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: clock_gettime writes into the timespec we own.
     unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
     ts.tv_sec as u128 * 1_000_000_000 + ts.tv_nsec as u128
@@ -108,9 +99,7 @@ fn peak_rss_kb() -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+            s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
         })
         .unwrap_or(0)
 }
@@ -125,9 +114,7 @@ fn scenario(name: &str) -> (Topology, u32) {
 }
 
 fn runs(t: &Topology, n: usize) {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
     rt.block_on(async {
         for _ in 0..n {
             let trace = run_mock(t, RunOptions::default()).await.unwrap();
@@ -168,14 +155,8 @@ fn main() {
         wall.sort_by(f64::total_cmp);
         let (cpu_us, wall_us) = (cpu[reps / 2], wall[reps / 2]);
         let exe = std::env::current_exe().unwrap();
-        let out = std::process::Command::new(exe)
-            .args(["--rss-child", name])
-            .output()
-            .unwrap();
-        let rss_kb: f64 = String::from_utf8_lossy(&out.stdout)
-            .trim()
-            .parse()
-            .unwrap_or(0.0);
+        let out = std::process::Command::new(exe).args(["--rss-child", name]).output().unwrap();
+        let rss_kb: f64 = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap_or(0.0);
         println!(
             "{name:<8} {:>12.0} {:>12.0} {:>16.2} {:>16.2} {:>14.1}",
             1e6 / wall_us,

@@ -13,7 +13,7 @@ use std::time::Instant;
 struct Poller;
 impl Model for Poller {
     fn respond<'a>(&'a self, req: ModelRequest<'a>) -> BoxFuture<'a, Result<ModelResponse, ModelError>> {
-        let call = if req.call_number % 10 == 0 {
+        let call = if req.call_number.is_multiple_of(10) {
             let target = if req.agent.id == "a" { "transfer_to_b" } else { "transfer_to_a" };
             OutputItem::Call { name: target.into(), arguments: "{}".into(), call_id: format!("h{}", req.turn) }
         } else {
@@ -55,8 +55,12 @@ async fn measure(label: &str, url: &str, quick: bool) {
     let id = store.save_trace(&trace).await.unwrap();
     let dt = t0.elapsed().as_secs_f64();
     let bytes = store.size_bytes().await.unwrap();
-    println!("[{label}] 10,000-step run: trace JSON {:.2} MB, stored {:.2} MB, ratio {:.2}x (target <= 1.5x)",
-        json as f64 / 1e6, bytes as f64 / 1e6, bytes as f64 / json as f64);
+    println!(
+        "[{label}] 10,000-step run: trace JSON {:.2} MB, stored {:.2} MB, ratio {:.2}x (target <= 1.5x)",
+        json as f64 / 1e6,
+        bytes as f64 / 1e6,
+        bytes as f64 / json as f64
+    );
     println!("[{label}] insert: {} events in {:.2} s = {:.0} events/s", events(&trace), dt, events(&trace) as f64 / dt);
     store.delete_run(&id).await.unwrap();
 
@@ -92,11 +96,16 @@ fn main() {
     rt.block_on(async {
         let dir = tempfile::tempdir().unwrap();
         measure("sqlite", &dir.path().join("bench.db").display().to_string(), quick).await;
-        if let Ok(out) = std::process::Command::new("scripts/pg.sh").output() {
-            if out.status.success() {
+        let pg = std::process::Command::new("scripts/pg.sh").output().ok().filter(|o| o.status.success());
+        if let Some(out) = pg {
+            {
                 let admin = String::from_utf8_lossy(&out.stdout).trim().to_owned();
-                let _ = std::process::Command::new("psql").args([admin.as_str(), "-qc", "DROP DATABASE IF EXISTS baton_bench"]).output();
-                let _ = std::process::Command::new("psql").args([admin.as_str(), "-qc", "CREATE DATABASE baton_bench"]).output();
+                let _ = std::process::Command::new("psql")
+                    .args([admin.as_str(), "-qc", "DROP DATABASE IF EXISTS baton_bench"])
+                    .output();
+                let _ = std::process::Command::new("psql")
+                    .args([admin.as_str(), "-qc", "CREATE DATABASE baton_bench"])
+                    .output();
                 let url = admin.rsplit_once('/').map(|(b, _)| format!("{b}/baton_bench")).unwrap();
                 measure("postgres", &url, quick).await;
             }

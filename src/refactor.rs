@@ -3,15 +3,12 @@
 //! `baton refactor supervisor` call the same function.
 
 use crate::topology::{
-    Acceptance, Agent, AgentKind, Edge, EdgeKind, MockAction, MockCall, MockRule, MockWhen,
-    Topology, TopologyGraph,
+    Acceptance, Agent, AgentKind, Edge, EdgeKind, MockAction, MockCall, MockRule, MockWhen, Topology, TopologyGraph,
 };
 
 #[derive(Debug, thiserror::Error)]
 pub enum RefactorError {
-    #[error(
-        "edge '{0}' does not exist; pass the ids of handoff edges (see `baton lint --format json`)"
-    )]
+    #[error("edge '{0}' does not exist; pass the ids of handoff edges (see `baton lint --format json`)")]
     UnknownEdge(String),
     #[error("edge '{0}' is a delegation; only a chain of handoffs can be refactored")]
     NotAHandoff(String),
@@ -34,10 +31,7 @@ impl RefactorError {
 
 /// Rewrites the handoff chain `chain` (edge ids in order; the longest chain from the entry when
 /// `None`) under a new supervisor. Returns the new topology and the supervisor's id.
-pub fn supervisor_refactor(
-    t: &Topology,
-    chain: Option<&[String]>,
-) -> Result<(Topology, String), RefactorError> {
+pub fn supervisor_refactor(t: &Topology, chain: Option<&[String]>) -> Result<(Topology, String), RefactorError> {
     let chain: Vec<String> = match chain {
         Some(c) if !c.is_empty() => c.to_vec(),
         _ => TopologyGraph::build(t).longest_handoff_chain(&t.entry),
@@ -47,9 +41,7 @@ pub fn supervisor_refactor(
     }
     let mut edges = vec![];
     for id in &chain {
-        let e = t
-            .edge(id)
-            .ok_or_else(|| RefactorError::UnknownEdge(id.clone()))?;
+        let e = t.edge(id).ok_or_else(|| RefactorError::UnknownEdge(id.clone()))?;
         if e.kind != EdgeKind::Handoff {
             return Err(RefactorError::NotAHandoff(id.clone()));
         }
@@ -65,10 +57,8 @@ pub fn supervisor_refactor(
 
     let mut out = t.clone();
     let sup_id = unique_id(t, "supervisor");
-    let worker_names: Vec<String> = workers
-        .iter()
-        .map(|(w, _)| t.agent(w).map(|a| a.name.clone()).unwrap_or(w.clone()))
-        .collect();
+    let worker_names: Vec<String> =
+        workers.iter().map(|(w, _)| t.agent(w).map(|a| a.name.clone()).unwrap_or(w.clone())).collect();
     let verify: Vec<&str> = workers
         .iter()
         .zip(&worker_names)
@@ -97,11 +87,7 @@ pub fn supervisor_refactor(
     );
     // Chain edges go; edges that reached the head now reach the supervisor.
     out.edges.retain(|e| !chain.contains(&e.id));
-    for e in out
-        .edges
-        .iter_mut()
-        .filter(|e| e.to == head && e.kind == EdgeKind::Handoff)
-    {
+    for e in out.edges.iter_mut().filter(|e| e.to == head && e.kind == EdgeKind::Handoff) {
         e.to = sup_id.clone();
         e.id.clear();
     }
@@ -118,11 +104,7 @@ pub fn supervisor_refactor(
     out.normalize();
     // The supervisor holds every fact its workers held: it is the one that never leaves.
     for f in out.facts.iter_mut() {
-        if f.holders
-            .iter()
-            .any(|h| workers.iter().any(|(w, _)| w == h))
-            && !f.holders.contains(&sup_id)
-        {
+        if f.holders.iter().any(|h| workers.iter().any(|(w, _)| w == h)) && !f.holders.contains(&sup_id) {
             f.holders.push(sup_id.clone());
         }
     }
@@ -131,11 +113,7 @@ pub fn supervisor_refactor(
     let tools: Vec<String> = workers
         .iter()
         .map(|(w, _)| {
-            let e = out
-                .edges
-                .iter()
-                .find(|e| e.from == sup_id && &e.to == w)
-                .expect("just added");
+            let e = out.edges.iter().find(|e| e.from == sup_id && &e.to == w).expect("just added");
             out.tool_name(e)
         })
         .collect();
@@ -153,10 +131,7 @@ pub fn supervisor_refactor(
             .iter()
             .enumerate()
             .map(|(i, tool)| MockRule {
-                when: MockWhen {
-                    call: Some(i as u32 + 1),
-                    ..Default::default()
-                },
+                when: MockWhen { call: Some(i as u32 + 1), ..Default::default() },
                 then: MockAction {
                     calls: vec![MockCall {
                         tool: tool.clone(),
@@ -170,10 +145,7 @@ pub fn supervisor_refactor(
         rules.push(MockRule {
             when: MockWhen::default(),
             then: MockAction {
-                say: Some(
-                    "Every worker reported; their claims were checked against the pinned facts."
-                        .into(),
-                ),
+                say: Some("Every worker reported; their claims were checked against the pinned facts.".into()),
                 ..Default::default()
             },
         });

@@ -9,7 +9,9 @@ use std::path::Path;
 /// Every `.ts` file under `dir`, by path relative to it.
 fn read_dir(dir: &Path) -> BTreeMap<String, String> {
     fn walk(base: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
-        let Ok(rd) = std::fs::read_dir(dir) else { return };
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return;
+        };
         for e in rd {
             let p = e.unwrap().path();
             if p.is_dir() {

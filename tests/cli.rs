@@ -6,19 +6,11 @@ use common::*;
 
 #[test]
 fn lint_exit_codes_and_json_shape() {
-    let ok = baton(&[
-        "lint",
-        example("handoff-loop.yaml").to_str().unwrap(),
-        "--format",
-        "json",
-    ]);
+    let ok = baton(&["lint", example("handoff-loop.yaml").to_str().unwrap(), "--format", "json"]);
     assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));
     let v: serde_json::Value = serde_json::from_str(&stdout(&ok)).unwrap();
     let f = v["findings"].as_array().unwrap();
-    let cycle = f
-        .iter()
-        .find(|f| f["code"] == "handoff-cycle")
-        .expect("cycle reported");
+    let cycle = f.iter().find(|f| f["code"] == "handoff-cycle").expect("cycle reported");
     for key in ["code", "severity", "message", "agents", "edges"] {
         assert!(cycle.get(key).is_some(), "missing {key}");
     }
@@ -26,7 +18,11 @@ fn lint_exit_codes_and_json_shape() {
 
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.yaml");
-    std::fs::write(&bad, "version: 1\nname: t\nentry: a\nagents: [{id: a, name: A}]\nedges: [{kind: delegation, from: a, to: a}]\n").unwrap();
+    std::fs::write(
+        &bad,
+        "version: 1\nname: t\nentry: a\nagents: [{id: a, name: A}]\nedges: [{kind: delegation, from: a, to: a}]\n",
+    )
+    .unwrap();
     let errs = baton(&["lint", bad.to_str().unwrap()]);
     assert_eq!(errs.status.code(), Some(1));
     assert!(stdout(&errs).contains("delegation-cycle"));
@@ -34,11 +30,7 @@ fn lint_exit_codes_and_json_shape() {
     std::fs::write(&bad, "version: 1\nname: [\n").unwrap();
     let unparsable = baton(&["lint", bad.to_str().unwrap()]);
     assert_eq!(unparsable.status.code(), Some(2));
-    assert!(
-        stderr(&unparsable).contains("bad.yaml:"),
-        "{}",
-        stderr(&unparsable)
-    );
+    assert!(stderr(&unparsable).contains("bad.yaml:"), "{}", stderr(&unparsable));
     let missing = baton(&["lint", "/no/such/file.yaml"]);
     assert_eq!(missing.status.code(), Some(2));
 }
@@ -61,31 +53,12 @@ fn validate_lists_unknown_agents() {
 fn exports_draw_the_two_edge_kinds_differently() {
     let sup = example("ticket-supervisor.yaml");
     let reopen = example("ticket-reopen.yaml");
-    let m = stdout(&baton(&[
-        "export",
-        reopen.to_str().unwrap(),
-        "--to",
-        "mermaid",
-    ]));
-    assert!(
-        m.contains("n_triage ==>|\"handoff · full\"| n_resolution"),
-        "{m}"
-    );
-    let m = stdout(&baton(&[
-        "export",
-        sup.to_str().unwrap(),
-        "--to",
-        "mermaid",
-    ]));
-    assert!(
-        m.contains("n_supervisor -.->|\"delegates\"| n_triage"),
-        "{m}"
-    );
+    let m = stdout(&baton(&["export", reopen.to_str().unwrap(), "--to", "mermaid"]));
+    assert!(m.contains("n_triage ==>|\"handoff · full\"| n_resolution"), "{m}");
+    let m = stdout(&baton(&["export", sup.to_str().unwrap(), "--to", "mermaid"]));
+    assert!(m.contains("n_supervisor -.->|\"delegates\"| n_triage"), "{m}");
     let d = stdout(&baton(&["export", reopen.to_str().unwrap(), "--to", "dot"]));
-    assert!(
-        d.contains("\"triage\" -> \"resolution\" [label=\"handoff · full\", style=bold"),
-        "{d}"
-    );
+    assert!(d.contains("\"triage\" -> \"resolution\" [label=\"handoff · full\", style=bold"), "{d}");
     let d = stdout(&baton(&["export", sup.to_str().unwrap(), "--to", "dot"]));
     assert!(d.contains("style=dashed, arrowhead=empty"), "{d}");
     let bad = baton(&["export", sup.to_str().unwrap(), "--to", "pdf"]);
@@ -94,22 +67,8 @@ fn exports_draw_the_two_edge_kinds_differently() {
     // -o writes the file; JSON export parses back to the same topology.
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("t.json");
-    assert!(
-        baton(&[
-            "export",
-            sup.to_str().unwrap(),
-            "--to",
-            "json",
-            "-o",
-            out.to_str().unwrap()
-        ])
-        .status
-        .success()
-    );
-    assert_eq!(
-        baton::config::load(&out).unwrap(),
-        baton::config::load(&sup).unwrap()
-    );
+    assert!(baton(&["export", sup.to_str().unwrap(), "--to", "json", "-o", out.to_str().unwrap()]).status.success());
+    assert_eq!(baton::config::load(&out).unwrap(), baton::config::load(&sup).unwrap());
 }
 
 #[test]
@@ -127,40 +86,17 @@ fn refactor_supervisor_writes_a_topology_without_the_handoff_chain() {
     let t = baton::config::load(&out).unwrap();
     t.validate().unwrap();
     assert_eq!(t.entry, "supervisor");
-    assert!(
-        t.edges
-            .iter()
-            .all(|e| e.kind == baton::topology::EdgeKind::Delegation && e.from == "supervisor")
-    );
+    assert!(t.edges.iter().all(|e| e.kind == baton::topology::EdgeKind::Delegation && e.from == "supervisor"));
     let to: Vec<&str> = t.edges.iter().map(|e| e.to.as_str()).collect();
     assert_eq!(to, ["triage", "resolution", "verification"]);
-    let verify: Vec<&str> = t
-        .edges
-        .iter()
-        .filter(|e| e.acceptance == baton::topology::Acceptance::Verify)
-        .map(|e| e.to.as_str())
-        .collect();
-    assert_eq!(
-        verify,
-        ["verification"],
-        "acceptance kept on the supervisor's check"
-    );
-    assert!(
-        t.fact("resolved-meaning")
-            .unwrap()
-            .holders
-            .contains(&"supervisor".to_string())
-    );
+    let verify: Vec<&str> =
+        t.edges.iter().filter(|e| e.acceptance == baton::topology::Acceptance::Verify).map(|e| e.to.as_str()).collect();
+    assert_eq!(verify, ["verification"], "acceptance kept on the supervisor's check");
+    assert!(t.fact("resolved-meaning").unwrap().holders.contains(&"supervisor".to_string()));
     let lint = baton(&["lint", out.to_str().unwrap(), "--format", "json"]);
     assert_eq!(lint.status.code(), Some(0));
     assert!(!stdout(&lint).contains("verify-handoff"));
-    let bad = baton(&[
-        "refactor",
-        "supervisor",
-        example("ticket-reopen.yaml").to_str().unwrap(),
-        "--edge",
-        "nope",
-    ]);
+    let bad = baton(&["refactor", "supervisor", example("ticket-reopen.yaml").to_str().unwrap(), "--edge", "nope"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(stderr(&bad).contains("'nope'"));
 }

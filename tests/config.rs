@@ -20,23 +20,13 @@ fn policy() -> impl Strategy<Value = ContextPolicy> {
         Just(ContextPolicy::NestSummary),
         Just(ContextPolicy::None),
         (0usize..50).prop_map(ContextPolicy::LastN),
-        prop::collection::vec(
-            (
-                "[a-z]{1,8}",
-                prop_oneof!["string", "integer", "boolean"],
-                text()
-            ),
-            0..3
-        )
-        .prop_map(|f| ContextPolicy::Fields(
-            f.into_iter()
-                .map(|(name, ty, description)| FieldSpec {
-                    name,
-                    ty: ty.to_string(),
-                    description
-                })
-                .collect()
-        )),
+        prop::collection::vec(("[a-z]{1,8}", prop_oneof!["string", "integer", "boolean"], text()), 0..3).prop_map(
+            |f| ContextPolicy::Fields(
+                f.into_iter()
+                    .map(|(name, ty, description)| FieldSpec { name, ty: ty.to_string(), description })
+                    .collect()
+            )
+        ),
     ]
 }
 
@@ -45,11 +35,7 @@ fn topology() -> impl Strategy<Value = Topology> {
         (
             text(),
             text(),
-            prop_oneof![
-                Just(AgentKind::Agent),
-                Just(AgentKind::Supervisor),
-                Just(AgentKind::Human)
-            ],
+            prop_oneof![Just(AgentKind::Agent), Just(AgentKind::Supervisor), Just(AgentKind::Human)],
             prop::option::of((
                 prop_oneof![
                     Just(Provider::Openai),
@@ -67,14 +53,7 @@ fn topology() -> impl Strategy<Value = Topology> {
     (
         agents,
         prop::collection::vec(
-            (
-                0usize..5,
-                0usize..5,
-                any::<bool>(),
-                policy(),
-                any::<bool>(),
-                prop::option::of("[a-z_]{1,10}"),
-            ),
+            (0usize..5, 0usize..5, any::<bool>(), policy(), any::<bool>(), prop::option::of("[a-z_]{1,10}")),
             0..6,
         ),
         text(),
@@ -98,6 +77,8 @@ fn topology() -> impl Strategy<Value = Topology> {
                         temperature,
                         top_p: None,
                         max_tokens: None,
+                        stream: temperature.is_some(),
+                        tool_choice: temperature.map(|_| "auto".into()),
                     }),
                     tools: tools
                         .into_iter()
@@ -115,11 +96,7 @@ fn topology() -> impl Strategy<Value = Topology> {
                 .into_iter()
                 .map(|(f, to, h, policy, verify, tool)| {
                     let mut e = Edge::new(
-                        if h {
-                            EdgeKind::Handoff
-                        } else {
-                            EdgeKind::Delegation
-                        },
+                        if h { EdgeKind::Handoff } else { EdgeKind::Delegation },
                         &format!("a{}", f % n),
                         &format!("a{}", to % n),
                     );
@@ -139,11 +116,7 @@ fn topology() -> impl Strategy<Value = Topology> {
                     scripts.insert(
                         "a0".to_string(),
                         vec![MockRule {
-                            when: MockWhen {
-                                contains: Some(say.clone()),
-                                call: Some(2),
-                                ..Default::default()
-                            },
+                            when: MockWhen { contains: Some(say.clone()), call: Some(2), ..Default::default() },
                             then: MockAction {
                                 say: Some(say),
                                 calls: vec![MockCall {
@@ -155,13 +128,7 @@ fn topology() -> impl Strategy<Value = Topology> {
                             },
                         }],
                     );
-                    Scenario {
-                        name: format!("s{i}"),
-                        description: String::new(),
-                        history: vec![],
-                        input,
-                        scripts,
-                    }
+                    Scenario { name: format!("s{i}"), description: String::new(), history: vec![], input, scripts }
                 })
                 .collect();
             let mut t = Topology {
@@ -171,17 +138,8 @@ fn topology() -> impl Strategy<Value = Topology> {
                 entry: "a0".into(),
                 agents,
                 edges,
-                facts: vec![PinnedFact {
-                    id: "f".into(),
-                    text: "a fact: 'quoted'".into(),
-                    holders: vec!["a0".into()],
-                }],
-                guards: Guards {
-                    max_turns,
-                    max_handoffs,
-                    on_revisit: OnRevisit::Stop,
-                    escalate_to: None,
-                },
+                facts: vec![PinnedFact { id: "f".into(), text: "a fact: 'quoted'".into(), holders: vec!["a0".into()] }],
+                guards: Guards { max_turns, max_handoffs, on_revisit: OnRevisit::Stop, escalate_to: None },
                 scenarios,
                 layout: BTreeMap::from([("a0".to_string(), Position { x: 1.5, y: -20.25 })]),
             };
@@ -228,9 +186,7 @@ fn yaml_syntax_error_has_file_line_and_column() {
     let text = "version: 1\nname: x\nentry: a\nagents:\n  - id: a\n    name: [unclosed\n";
     let e = config::parse(text, Format::Yaml, "t.yaml").unwrap_err();
     match &e {
-        ConfigError::Parse {
-            path, line, column, ..
-        } => {
+        ConfigError::Parse { path, line, column, .. } => {
             assert_eq!(path, "t.yaml");
             assert!(*line >= 6, "line {line}");
             assert!(*column > 0);
@@ -245,15 +201,7 @@ fn yaml_syntax_error_has_file_line_and_column() {
 fn json_syntax_error_has_line_and_column() {
     let text = "{\n  \"version\": 1,\n  \"name\": \"x\",\n  \"entry\": \"a\"\n  \"agents\": []\n}";
     let e = config::parse(text, Format::Json, "t.json").unwrap_err();
-    let ConfigError::Parse {
-        line,
-        column,
-        field,
-        ..
-    } = &e
-    else {
-        panic!("{e:?}")
-    };
+    let ConfigError::Parse { line, column, field, .. } = &e else { panic!("{e:?}") };
     assert_eq!((*line, field.as_str()), (5, ""));
     assert!(*column > 0);
 }
@@ -262,15 +210,7 @@ fn json_syntax_error_has_line_and_column() {
 fn wrong_type_names_the_field_path() {
     let text = "version: 1\nname: x\nentry: a\nagents:\n  - id: a\n    name: A\n    model: { provider: openai, name: gpt, temperature: hot }\n";
     let e = config::parse(text, Format::Yaml, "t.yaml").unwrap_err();
-    let ConfigError::Parse {
-        field,
-        line,
-        message,
-        ..
-    } = &e
-    else {
-        panic!("{e:?}")
-    };
+    let ConfigError::Parse { field, line, message, .. } = &e else { panic!("{e:?}") };
     assert_eq!(field, "agents[0].model.temperature");
     assert_eq!(*line, 7);
     assert!(message.contains("agents[0].model.temperature"), "{message}");
@@ -280,18 +220,11 @@ fn wrong_type_names_the_field_path() {
 #[test]
 fn unknown_field_and_bad_policy_are_explained() {
     let text = "version: 1\nname: x\nentry: a\nagents: [{id: a, name: A, instructoins: hi}]\n";
-    let e = config::parse(text, Format::Yaml, "t.yaml")
-        .unwrap_err()
-        .to_string();
+    let e = config::parse(text, Format::Yaml, "t.yaml").unwrap_err().to_string();
     assert!(e.contains("instructoins") && e.contains("agents[0]"), "{e}");
     let text = "version: 1\nname: x\nentry: a\nagents: [{id: a, name: A}]\nedges: [{kind: handoff, from: a, to: a, policy: fll}]\n";
-    let e = config::parse(text, Format::Yaml, "t.yaml")
-        .unwrap_err()
-        .to_string();
-    assert!(
-        e.contains("unknown policy 'fll'") && e.contains("remove_tools"),
-        "{e}"
-    );
+    let e = config::parse(text, Format::Yaml, "t.yaml").unwrap_err().to_string();
+    assert!(e.contains("unknown policy 'fll'") && e.contains("remove_tools"), "{e}");
 }
 
 #[test]
@@ -301,10 +234,7 @@ fn every_unknown_agent_is_listed() {
     let e = t.validate().unwrap_err();
     assert_eq!(e.problems.len(), 2, "{e}");
     let msg = e.to_string();
-    assert!(
-        msg.contains("'ghost'") && msg.contains("'phantom'"),
-        "{msg}"
-    );
+    assert!(msg.contains("'ghost'") && msg.contains("'phantom'"), "{msg}");
 }
 
 #[test]
@@ -324,8 +254,7 @@ fn missing_file_is_a_read_error() {
 
 #[test]
 fn checked_in_schema_matches_the_types() {
-    let checked_in =
-        std::fs::read_to_string(common::root().join("schema/topology.schema.json")).unwrap();
+    let checked_in = std::fs::read_to_string(common::root().join("schema/topology.schema.json")).unwrap();
     assert_eq!(
         checked_in,
         config::topology_schema(),

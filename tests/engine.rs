@@ -13,10 +13,7 @@ use common::*;
 use std::sync::{Arc, Mutex};
 
 fn rt() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
+    tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
 }
 
 fn load(name: &str) -> Topology {
@@ -24,23 +21,11 @@ fn load(name: &str) -> Topology {
 }
 
 fn run(t: &Topology, scenario: Option<&str>) -> Trace {
-    rt().block_on(run_mock(
-        t,
-        RunOptions {
-            scenario: scenario.map(str::to_owned),
-            ..Default::default()
-        },
-    ))
-    .unwrap()
+    rt().block_on(run_mock(t, RunOptions { scenario: scenario.map(str::to_owned), ..Default::default() })).unwrap()
 }
 
 fn fact(trace: &Trace, transfer: usize, id: &str) -> FactStatus {
-    trace.transfers[transfer]
-        .facts
-        .iter()
-        .find(|f| f.id == id)
-        .unwrap()
-        .status
+    trace.transfers[transfer].facts.iter().find(|f| f.id == id).unwrap().status
 }
 
 #[test]
@@ -48,57 +33,25 @@ fn ticket_reopen_loses_the_fact_at_the_second_handoff_and_reopens() {
     let trace = run(&load("ticket-reopen.yaml"), None);
     assert_eq!(trace.outcome.status, OutcomeStatus::Completed);
     assert_eq!(trace.outcome.owner, "verification");
-    assert!(
-        trace
-            .outcome
-            .final_output
-            .as_deref()
-            .unwrap()
-            .starts_with("Reopened ticket 4812")
-    );
+    assert!(trace.outcome.final_output.as_deref().unwrap().starts_with("Reopened ticket 4812"));
     assert_eq!(trace.transfers.len(), 2);
     let (first, second) = (&trace.transfers[0], &trace.transfers[1]);
-    assert_eq!(
-        (first.from.as_str(), first.to.as_str()),
-        ("triage", "resolution")
-    );
-    assert_eq!(
-        fact(&trace, 0, "resolved-meaning"),
-        FactStatus::Added,
-        "resolution holds the fact itself"
-    );
-    assert_eq!(
-        (second.from.as_str(), second.to.as_str()),
-        ("resolution", "verification")
-    );
+    assert_eq!((first.from.as_str(), first.to.as_str()), ("triage", "resolution"));
+    assert_eq!(fact(&trace, 0, "resolved-meaning"), FactStatus::Added, "resolution holds the fact itself");
+    assert_eq!((second.from.as_str(), second.to.as_str()), ("resolution", "verification"));
     assert_eq!(fact(&trace, 1, "resolved-meaning"), FactStatus::Lost);
     // The structured handoff carries the fields, transformed from the transfer call.
     assert_eq!(second.policy, "fields(ticket,status)");
     assert_eq!(second.transformed.len(), 1);
     let input = trace.item(second.transformed[0]).unwrap();
-    assert_eq!(
-        input.text,
-        "Handoff from Resolution:\nticket: 4812\nstatus: resolved"
-    );
+    assert_eq!(input.text, "Handoff from Resolution:\nticket: 4812\nstatus: resolved");
     let source = trace.item(input.derived_from[0]).unwrap();
-    assert_eq!(
-        (source.kind, source.name.as_deref()),
-        (ItemKind::TransferCall, Some("transfer_to_verification"))
-    );
+    assert_eq!((source.kind, source.name.as_deref()), (ItemKind::TransferCall, Some("transfer_to_verification")));
     // What was dropped includes the fact and the reasoning that gave "resolved" its meaning.
-    let dropped: Vec<ItemKind> = second
-        .dropped
-        .iter()
-        .map(|id| trace.item(*id).unwrap().kind)
-        .collect();
-    assert!(
-        dropped.contains(&ItemKind::PinnedFact) && dropped.contains(&ItemKind::Reasoning),
-        "{dropped:?}"
-    );
-    let reopened = trace
-        .items
-        .iter()
-        .any(|i| i.kind == ItemKind::ToolCall && i.name.as_deref() == Some("reopen_ticket"));
+    let dropped: Vec<ItemKind> = second.dropped.iter().map(|id| trace.item(*id).unwrap().kind).collect();
+    assert!(dropped.contains(&ItemKind::PinnedFact) && dropped.contains(&ItemKind::Reasoning), "{dropped:?}");
+    let reopened =
+        trace.items.iter().any(|i| i.kind == ItemKind::ToolCall && i.name.as_deref() == Some("reopen_ticket"));
     assert!(reopened, "verification reopens the ticket");
 }
 
@@ -108,55 +61,27 @@ fn ticket_supervisor_never_loses_the_fact_and_closes_pending_rollout() {
     assert_eq!(trace.outcome.status, OutcomeStatus::Completed);
     assert_eq!(trace.outcome.owner, "supervisor");
     let out = trace.outcome.final_output.as_deref().unwrap();
-    assert!(
-        out.contains("closed as resolved, pending manual rollout"),
-        "{out}"
-    );
+    assert!(out.contains("closed as resolved, pending manual rollout"), "{out}");
     assert_eq!(trace.transfers.len(), 3);
     for (i, t) in trace.transfers.iter().enumerate() {
         assert_eq!(t.kind, baton::topology::EdgeKind::Delegation);
-        assert_eq!(
-            fact(&trace, i, "resolved-meaning"),
-            FactStatus::Carried,
-            "transfer {i}"
-        );
+        assert_eq!(fact(&trace, i, "resolved-meaning"), FactStatus::Carried, "transfer {i}");
     }
     // Each worker gets only its tool input, transformed from the supervisor's call.
     let worker_input = trace.item(trace.transfers[1].transformed[0]).unwrap();
     assert_eq!(worker_input.text, "Fix ticket 4812 (checkout, Safari).");
-    assert!(
-        trace
-            .steps
-            .iter()
-            .any(|s| s.kind == StepKind::DelegationReturn && s.depth == 0)
-    );
-    assert!(
-        trace
-            .steps
-            .iter()
-            .filter(|s| s.kind == StepKind::ModelCall)
-            .any(|s| s.depth == 1)
-    );
+    assert!(trace.steps.iter().any(|s| s.kind == StepKind::DelegationReturn && s.depth == 0));
+    assert!(trace.steps.iter().filter(|s| s.kind == StepKind::ModelCall).any(|s| s.depth == 1));
 }
 
 #[test]
 fn the_refactored_ticket_reopen_keeps_the_fact() {
     let (t, sup) = baton::refactor::supervisor_refactor(&load("ticket-reopen.yaml"), None).unwrap();
     let trace = run(&t, None);
-    assert_eq!(
-        trace.outcome.status,
-        OutcomeStatus::Completed,
-        "{:?}",
-        trace.outcome
-    );
+    assert_eq!(trace.outcome.status, OutcomeStatus::Completed, "{:?}", trace.outcome);
     assert_eq!(trace.outcome.owner, sup);
     assert!(!trace.transfers.is_empty());
-    assert!(
-        trace
-            .transfers
-            .iter()
-            .all(|tr| tr.facts.iter().all(|f| f.status != FactStatus::Lost))
-    );
+    assert!(trace.transfers.iter().all(|tr| tr.facts.iter().all(|f| f.status != FactStatus::Lost)));
 }
 
 #[test]
@@ -165,42 +90,17 @@ fn handoff_loop_escalates_at_the_first_revisit() {
     let trace = run(&t, None);
     assert_eq!(trace.outcome.status, OutcomeStatus::Escalated);
     assert_eq!(trace.outcome.owner, "human");
-    assert!(
-        trace
-            .outcome
-            .reason
-            .contains("already owned the conversation"),
-        "{}",
-        trace.outcome.reason
-    );
-    let guards: Vec<_> = trace
-        .steps
-        .iter()
-        .filter(|s| s.kind == StepKind::Guard)
-        .collect();
+    assert!(trace.outcome.reason.contains("already owned the conversation"), "{}", trace.outcome.reason);
+    let guards: Vec<_> = trace.steps.iter().filter(|s| s.kind == StepKind::Guard).collect();
     assert_eq!(guards.len(), 1);
     // triage → billing → technical, then technical's hand-back to billing is caught.
-    let path: Vec<(&str, &str)> = trace
-        .transfers
-        .iter()
-        .map(|t| (t.from.as_str(), t.to.as_str()))
-        .collect();
-    assert_eq!(
-        path,
-        [
-            ("triage", "billing"),
-            ("billing", "technical"),
-            ("technical", "human")
-        ]
-    );
+    let path: Vec<(&str, &str)> = trace.transfers.iter().map(|t| (t.from.as_str(), t.to.as_str())).collect();
+    assert_eq!(path, [("triage", "billing"), ("billing", "technical"), ("technical", "human")]);
 
     let mut stop = t.clone();
     stop.guards.on_revisit = OnRevisit::Stop;
     let trace = run(&stop, None);
-    assert_eq!(
-        (trace.outcome.status, trace.outcome.guard.as_deref()),
-        (OutcomeStatus::Stopped, Some("revisit"))
-    );
+    assert_eq!((trace.outcome.status, trace.outcome.guard.as_deref()), (OutcomeStatus::Stopped, Some("revisit")));
     assert_eq!(trace.outcome.owner, "technical");
 
     let mut capped = t.clone();
@@ -216,14 +116,7 @@ fn handoff_loop_escalates_at_the_first_revisit() {
     let trace = run(&unguarded, None);
     assert_eq!(trace.outcome.guard.as_deref(), Some("max_turns"));
     assert_eq!(trace.outcome.reason, "Max turns (10) exceeded");
-    assert_eq!(
-        trace
-            .steps
-            .iter()
-            .filter(|s| s.kind == StepKind::ModelCall)
-            .count(),
-        10
-    );
+    assert_eq!(trace.steps.iter().filter(|s| s.kind == StepKind::ModelCall).count(), 10);
 }
 
 #[test]
@@ -247,24 +140,12 @@ fn policy_run(tool: &str, args: serde_json::Value) -> (Trace, Vec<baton::context
     t.scenarios = vec![serde_norway::from_str(&yaml).unwrap()];
     for a in t.agents.iter().map(|a| a.id.clone()).collect::<Vec<_>>() {
         if a != "hub" {
-            t.scenarios[0]
-                .scripts
-                .insert(a, vec![serde_norway::from_str("say: done").unwrap()]);
+            t.scenarios[0].scripts.insert(a, vec![serde_norway::from_str("say: done").unwrap()]);
         }
     }
     let trace = run(&t, None);
-    let tr = trace
-        .transfers
-        .iter()
-        .find(|tr| tr.from == "hub")
-        .unwrap()
-        .clone();
-    let items = tr
-        .receiver
-        .iter()
-        .map(|id| trace.item(*id).unwrap().clone())
-        .filter(|i| !i.kind.is_own())
-        .collect();
+    let tr = trace.transfers.iter().find(|tr| tr.from == "hub").unwrap().clone();
+    let items = tr.receiver.iter().map(|id| trace.item(*id).unwrap().clone()).filter(|i| !i.kind.is_own()).collect();
     (trace, items)
 }
 
@@ -291,44 +172,22 @@ fn each_policy_builds_the_receiver_input_it_promises() {
         ]
     );
     let (_, no_tools) = policy_run("transfer_to_no_tools", serde_json::json!({}));
-    assert_eq!(
-        kinds(&no_tools),
-        [UserMessage, AssistantMessage, UserMessage, AssistantMessage]
-    );
+    assert_eq!(kinds(&no_tools), [UserMessage, AssistantMessage, UserMessage, AssistantMessage]);
     let (_, last) = policy_run("transfer_to_last_n", serde_json::json!({}));
     assert_eq!(kinds(&last), [TransferCall, TransferOutput]);
     let (_, none) = policy_run("transfer_to_blank", serde_json::json!({}));
     assert_eq!(none.len(), 1);
     assert_eq!(none[0].text, "please help");
     let (trace, nested) = policy_run("transfer_to_nested", serde_json::json!({}));
-    assert_eq!(
-        kinds(&nested),
-        [AssistantMessage, AssistantMessage, AssistantMessage]
-    );
-    assert!(
-        nested[0].text.contains(
-            "1. user: earlier question\n2. assistant: earlier answer\n3. user: please help"
-        )
-    );
-    assert_eq!(
-        nested[1].text, "routing",
-        "the sender's message in the handoff response is forwarded"
-    );
+    assert_eq!(kinds(&nested), [AssistantMessage, AssistantMessage, AssistantMessage]);
+    assert!(nested[0].text.contains("1. user: earlier question\n2. assistant: earlier answer\n3. user: please help"));
+    assert_eq!(nested[1].text, "routing", "the sender's message in the handoff response is forwarded");
     let tr = trace.transfers.iter().find(|t| t.to == "nested").unwrap();
-    assert_eq!(
-        tr.transformed.len(),
-        2,
-        "both summaries are transformed items"
-    );
-    let (trace, form) = policy_run(
-        "transfer_to_form",
-        serde_json::json!({"ticket": 7, "status": "open", "secret": "x"}),
-    );
+    assert_eq!(tr.transformed.len(), 2, "both summaries are transformed items");
+    let (trace, form) =
+        policy_run("transfer_to_form", serde_json::json!({"ticket": 7, "status": "open", "secret": "x"}));
     assert_eq!(form.len(), 1);
-    assert_eq!(
-        form[0].text, "Handoff from Hub:\nticket: 7\nstatus: open",
-        "only the named fields cross"
-    );
+    assert_eq!(form[0].text, "Handoff from Hub:\nticket: 7\nstatus: open", "only the named fields cross");
     let tr = trace.transfers.iter().find(|t| t.to == "form").unwrap();
     assert_eq!((tr.transformed.len(), tr.carried.len()), (1, 0));
 }
@@ -338,10 +197,7 @@ fn handoff_to_a_human_escalates() {
     let mut t = baton::config::load(&root().join("tests/data/all-policies.yaml")).unwrap();
     t.entry = "full".into();
     t.scenarios = vec![
-        serde_norway::from_str(
-            "name: s\ninput: help\nscripts:\n  full:\n    - calls: [{tool: escalate}]\n",
-        )
-        .unwrap(),
+        serde_norway::from_str("name: s\ninput: help\nscripts:\n  full:\n    - calls: [{tool: escalate}]\n").unwrap(),
     ];
     let trace = run(&t, None);
     assert_eq!(trace.outcome.status, OutcomeStatus::Escalated);
@@ -354,24 +210,14 @@ fn script_and_tool_errors_fail_the_run_with_a_reason_and_keep_the_trace() {
     t.scenarios[0].scripts.remove("billing");
     let trace = run(&t, None);
     assert_eq!(trace.outcome.status, OutcomeStatus::Failed);
-    assert!(
-        trace.outcome.reason.contains("no rule for agent 'billing'"),
-        "{}",
-        trace.outcome.reason
-    );
+    assert!(trace.outcome.reason.contains("no rule for agent 'billing'"), "{}", trace.outcome.reason);
     assert_eq!(trace.transfers.len(), 1, "the partial trace is kept");
 
     let mut t = load("support-triage.yaml");
-    t.scenarios[0].scripts.get_mut("triage").unwrap()[0]
-        .then
-        .calls[0]
-        .tool = "transfer_to_nobody".into();
+    t.scenarios[0].scripts.get_mut("triage").unwrap()[0].then.calls[0].tool = "transfer_to_nobody".into();
     let trace = run(&t, None);
     assert_eq!(trace.outcome.status, OutcomeStatus::Failed);
-    assert_eq!(
-        trace.outcome.reason,
-        "Tool transfer_to_nobody not found in agent Triage"
-    );
+    assert_eq!(trace.outcome.reason, "Tool transfer_to_nobody not found in agent Triage");
 }
 
 #[test]
@@ -380,26 +226,11 @@ fn a_failed_delegation_returns_the_sdk_error_and_the_caller_goes_on() {
     let s = &mut t.scenarios[0];
     s.scripts.insert("triage".into(), vec![]);
     let trace = run(&t, None);
-    let ret = trace
-        .steps
-        .iter()
-        .find(|s| s.kind == StepKind::DelegationReturn)
-        .unwrap();
+    let ret = trace.steps.iter().find(|s| s.kind == StepKind::DelegationReturn).unwrap();
     let out = trace.item(ret.output[0]).unwrap();
-    assert_eq!(
-        out.text,
-        "An error occurred while running the tool. Please try again."
-    );
+    assert_eq!(out.text, "An error occurred while running the tool. Please try again.");
     assert!(ret.detail.contains("failed"));
-    assert!(
-        trace
-            .steps
-            .iter()
-            .filter(|s| s.kind == StepKind::DelegationReturn)
-            .count()
-            >= 2,
-        "the supervisor went on"
-    );
+    assert!(trace.steps.iter().filter(|s| s.kind == StepKind::DelegationReturn).count() >= 2, "the supervisor went on");
 }
 
 #[test]
@@ -419,27 +250,15 @@ fn events_stream_in_order_and_match_the_trace() {
         })),
         ..Default::default()
     };
-    let trace = rt()
-        .block_on(run_mock(&load("ticket-reopen.yaml"), opts))
-        .unwrap();
+    let trace = rt().block_on(run_mock(&load("ticket-reopen.yaml"), opts)).unwrap();
     let ev = events.lock().unwrap().clone();
     assert_eq!(ev.first().unwrap(), "start");
     assert_eq!(ev.last().unwrap(), "end:completed");
-    assert_eq!(
-        ev.iter().filter(|e| e.starts_with("step:")).count(),
-        trace.steps.len()
-    );
-    assert_eq!(
-        ev.iter().filter(|e| *e == "item").count(),
-        trace.items.len()
-    );
+    assert_eq!(ev.iter().filter(|e| e.starts_with("step:")).count(), trace.steps.len());
+    assert_eq!(ev.iter().filter(|e| *e == "item").count(), trace.items.len());
     for (i, e) in ev.iter().enumerate() {
         if e == "step:handoff" {
-            assert_eq!(
-                ev[i - 1],
-                "transfer",
-                "a transfer is emitted before its step"
-            );
+            assert_eq!(ev[i - 1], "transfer", "a transfer is emitted before its step");
         }
     }
 }
@@ -478,89 +297,43 @@ fn a_run_can_be_cancelled_mid_call() {
 fn unknown_scenario_is_a_clear_error() {
     let e = rt().block_on(run_mock(
         &load("support-triage.yaml"),
-        RunOptions {
-            scenario: Some("nope".into()),
-            ..Default::default()
-        },
+        RunOptions { scenario: Some("nope".into()), ..Default::default() },
     ));
     let e = e.unwrap_err().to_string();
-    assert!(
-        e.contains("'nope'") && e.contains("double-charge, app-error"),
-        "{e}"
-    );
+    assert!(e.contains("'nope'") && e.contains("double-charge, app-error"), "{e}");
 }
 
 #[test]
 fn traces_round_trip_and_the_cli_prints_them() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("trace.json");
-    let o = baton(&[
-        "run",
-        example("ticket-reopen.yaml").to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let o = baton(&["run", example("ticket-reopen.yaml").to_str().unwrap(), "--out", out.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
     assert!(text.contains("!! fact LOST: resolved-meaning"), "{text}");
     assert!(text.contains("outcome: completed"));
     let json = std::fs::read_to_string(&out).unwrap();
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
-    for key in [
-        "version",
-        "topology",
-        "scenario",
-        "steps",
-        "transfers",
-        "outcome",
-        "items",
-    ] {
+    for key in ["version", "topology", "scenario", "steps", "transfers", "outcome", "items"] {
         assert!(v.get(key).is_some(), "trace lacks {key}");
     }
     let tr = &v["transfers"][1];
-    for key in [
-        "step",
-        "kind",
-        "from",
-        "to",
-        "policy",
-        "carried",
-        "transformed",
-        "dropped",
-        "added",
-        "facts",
-    ] {
+    for key in ["step", "kind", "from", "to", "policy", "carried", "transformed", "dropped", "added", "facts"] {
         assert!(tr.get(key).is_some(), "transfer lacks {key}");
     }
-    assert_eq!(
-        tr["facts"][0],
-        serde_json::json!({"id": "resolved-meaning", "status": "lost"})
-    );
+    assert_eq!(tr["facts"][0], serde_json::json!({"id": "resolved-meaning", "status": "lost"}));
     for key in ["status", "reason", "owner", "final_output"] {
         assert!(v["outcome"].get(key).is_some(), "outcome lacks {key}");
     }
     let trace = Trace::from_json(&json).unwrap();
-    assert_eq!(
-        serde_json::to_value(&trace).unwrap(),
-        v,
-        "the trace round-trips"
-    );
+    assert_eq!(serde_json::to_value(&trace).unwrap(), v, "the trace round-trips");
     let shown = baton(&["trace", "show", out.to_str().unwrap()]);
     assert_eq!(stdout(&shown), text, "trace show prints the same timeline");
-    let as_json = baton(&[
-        "run",
-        example("ticket-reopen.yaml").to_str().unwrap(),
-        "--format",
-        "json",
-    ]);
+    let as_json = baton(&["run", example("ticket-reopen.yaml").to_str().unwrap(), "--format", "json"]);
     let v2: serde_json::Value = serde_json::from_slice(&as_json.stdout).unwrap();
     assert_eq!(v2["transfers"], v["transfers"], "runs are deterministic");
     std::fs::write(&out, "{\"version\": 1}").unwrap();
     let bad = baton(&["trace", "show", out.to_str().unwrap()]);
     assert_eq!(bad.status.code(), Some(2));
-    assert!(
-        stderr(&bad).contains("not a Baton trace"),
-        "{}",
-        stderr(&bad)
-    );
+    assert!(stderr(&bad).contains("not a Baton trace"), "{}", stderr(&bad));
 }

@@ -17,12 +17,7 @@ fn inspect(t: &Topology) -> serde_json::Value {
         .env_remove("OPENAI_API_KEY")
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "import failed for {}:\n{}",
-        t.name,
-        stderr(&out)
-    );
+    assert!(out.status.success(), "import failed for {}:\n{}", t.name, stderr(&out));
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
@@ -43,59 +38,27 @@ fn check(t: &Topology) {
             .as_array()
             .unwrap()
             .iter()
-            .map(|h| {
-                (
-                    h["tool"].as_str().unwrap().to_owned(),
-                    h["target"].as_str().unwrap().to_owned(),
-                )
-            })
+            .map(|h| (h["tool"].as_str().unwrap().to_owned(), h["target"].as_str().unwrap().to_owned()))
             .collect();
         assert_eq!(got_handoffs, want_handoffs, "handoffs of {}", a.name);
         let mut want_tools: Vec<String> = a.tools.iter().map(|t| t.name.clone()).collect();
-        want_tools.extend(
-            t.edges_from(&a.id)
-                .filter(|e| e.kind == EdgeKind::Delegation)
-                .map(|e| t.tool_name(e)),
-        );
-        let got_tools: Vec<String> = py["tools"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t.as_str().unwrap().to_owned())
-            .collect();
+        want_tools.extend(t.edges_from(&a.id).filter(|e| e.kind == EdgeKind::Delegation).map(|e| t.tool_name(e)));
+        let got_tools: Vec<String> =
+            py["tools"].as_array().unwrap().iter().map(|t| t.as_str().unwrap().to_owned()).collect();
         assert_eq!(got_tools, want_tools, "tools of {}", a.name);
         for tool in &a.tools {
-            assert_eq!(
-                py["tool_schemas"][&tool.name], tool.parameters,
-                "schema of {}",
-                tool.name
-            );
+            assert_eq!(py["tool_schemas"][&tool.name], tool.parameters, "schema of {}", tool.name);
         }
-        for (e, h) in t
-            .edges_from(&a.id)
-            .filter(|e| e.kind == EdgeKind::Handoff)
-            .zip(py["handoffs"].as_array().unwrap())
+        for (e, h) in
+            t.edges_from(&a.id).filter(|e| e.kind == EdgeKind::Handoff).zip(py["handoffs"].as_array().unwrap())
         {
             let filtered = matches!(
                 e.policy,
-                ContextPolicy::RemoveTools
-                    | ContextPolicy::LastN(_)
-                    | ContextPolicy::None
-                    | ContextPolicy::Fields(_)
+                ContextPolicy::RemoveTools | ContextPolicy::LastN(_) | ContextPolicy::None | ContextPolicy::Fields(_)
             );
             assert_eq!(h["filtered"], filtered, "filter on {}", e.id);
-            assert_eq!(
-                h["nested"],
-                e.policy == ContextPolicy::NestSummary,
-                "nesting on {}",
-                e.id
-            );
-            assert_eq!(
-                h["structured"],
-                matches!(e.policy, ContextPolicy::Fields(_)),
-                "input type on {}",
-                e.id
-            );
+            assert_eq!(h["nested"], e.policy == ContextPolicy::NestSummary, "nesting on {}", e.id);
+            assert_eq!(h["structured"], matches!(e.policy, ContextPolicy::Fields(_)), "input type on {}", e.id);
         }
     }
 }
@@ -112,20 +75,9 @@ fn every_policy_maps_to_the_sdk() {
     let t = baton::config::load(&root().join("tests/data/all-policies.yaml")).unwrap();
     check(&t);
     let v = inspect(&t);
-    let models: Vec<&str> = v["agents"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|a| a["model"].as_str())
-        .collect();
-    assert!(
-        models.contains(&"litellm/anthropic/claude-sonnet-4-5"),
-        "{models:?}"
-    );
-    assert!(
-        models.contains(&"litellm/gemini/gemini-2.5-flash"),
-        "{models:?}"
-    );
+    let models: Vec<&str> = v["agents"].as_array().unwrap().iter().filter_map(|a| a["model"].as_str()).collect();
+    assert!(models.contains(&"litellm/anthropic/claude-sonnet-4-5"), "{models:?}");
+    assert!(models.contains(&"litellm/gemini/gemini-2.5-flash"), "{models:?}");
 }
 
 #[test]

@@ -15,10 +15,7 @@ use std::sync::OnceLock;
 fn sdk() -> &'static Value {
     static OUT: OnceLock<Value> = OnceLock::new();
     OUT.get_or_init(|| {
-        let out = Command::new(python())
-            .arg(root().join("tests/fidelity/sdk_harness.py"))
-            .output()
-            .unwrap();
+        let out = Command::new(python()).arg(root().join("tests/fidelity/sdk_harness.py")).output().unwrap();
         assert!(out.status.success(), "harness failed: {}", stderr(&out));
         serde_json::from_slice(&out.stdout).unwrap()
     })
@@ -26,12 +23,8 @@ fn sdk() -> &'static Value {
 
 fn baton_run(name: &str) -> Trace {
     let t = baton::config::load(&root().join(format!("tests/fidelity/{name}.yaml"))).unwrap();
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    rt.block_on(baton::engine::run_mock(&t, Default::default()))
-        .unwrap()
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    rt.block_on(baton::engine::run_mock(&t, Default::default())).unwrap()
 }
 
 /// Baton's model calls in the harness's normalized form.
@@ -74,29 +67,11 @@ fn check(name: &str) {
     let want = expected["calls"].as_array().unwrap();
     assert_eq!(got.len(), want.len(), "{name}: number of model calls");
     for (i, (g, w)) in got.iter().zip(want).enumerate() {
-        assert_eq!(
-            g, w,
-            "{name}: model call {i} differs\n baton: {g:#}\n   sdk: {w:#}"
-        );
+        assert_eq!(g, w, "{name}: model call {i} differs\n baton: {g:#}\n   sdk: {w:#}");
     }
-    assert_eq!(
-        trace.outcome.final_output.as_deref(),
-        expected["final_output"].as_str(),
-        "{name}: final output"
-    );
-    let last = trace
-        .definition
-        .as_ref()
-        .unwrap()
-        .agent(&trace.outcome.owner)
-        .unwrap()
-        .name
-        .clone();
-    assert_eq!(
-        last,
-        expected["last_agent"].as_str().unwrap(),
-        "{name}: last agent"
-    );
+    assert_eq!(trace.outcome.final_output.as_deref(), expected["final_output"].as_str(), "{name}: final output");
+    let last = trace.definition.as_ref().unwrap().agent(&trace.outcome.owner).unwrap().name.clone();
+    assert_eq!(last, expected["last_agent"].as_str().unwrap(), "{name}: last agent");
 }
 
 #[test]

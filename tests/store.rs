@@ -10,30 +10,14 @@ use baton::trace::{OutcomeStatus, Trace};
 use common::*;
 
 fn rt() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap()
+    tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap()
 }
 
 async fn run_saved(store: &Store, example_name: &str) -> Trace {
     let t = baton::config::load(&example(example_name)).unwrap();
     let id = baton::store::new_run_id();
-    let (sink, rec) = store
-        .record(&t, id.clone(), &Default::default(), None, None)
-        .await
-        .unwrap();
-    let trace = run_mock(
-        &t,
-        RunOptions {
-            sink: Some(sink),
-            run_id: Some(id),
-            ..Default::default()
-        },
-    )
-    .await
-    .unwrap();
+    let (sink, rec) = store.record(&t, id.clone(), &Default::default(), None, None).await.unwrap();
+    let trace = run_mock(&t, RunOptions { sink: Some(sink), run_id: Some(id), ..Default::default() }).await.unwrap();
     rec.finish().await.unwrap();
     trace
 }
@@ -42,15 +26,7 @@ async fn run_saved(store: &Store, example_name: &str) -> Trace {
 async fn item_count(store: &Store) -> usize {
     let mut ids = std::collections::HashSet::new();
     for r in store.list_runs(None).await.unwrap() {
-        ids.extend(
-            store
-                .load_trace(&r.id)
-                .await
-                .unwrap()
-                .items
-                .iter()
-                .map(|i| i.id),
-        );
+        ids.extend(store.load_trace(&r.id).await.unwrap().items.iter().map(|i| i.id));
     }
     ids.len()
 }
@@ -60,10 +36,7 @@ async fn exercise(store: Store) {
     let id = trace.run_id.clone().unwrap();
     // The whole run comes back as the engine made it.
     let back = store.load_trace(&id).await.unwrap();
-    assert_eq!(
-        serde_json::to_value(&back.steps).unwrap(),
-        serde_json::to_value(&trace.steps).unwrap()
-    );
+    assert_eq!(serde_json::to_value(&back.steps).unwrap(), serde_json::to_value(&trace.steps).unwrap());
     assert_eq!(back.transfers, trace.transfers);
     assert_eq!(back.outcome, trace.outcome);
     assert_eq!(back.usage, trace.usage);
@@ -74,54 +47,21 @@ async fn exercise(store: Store) {
     // Stepping: context at every step, the diff at transfers, neighbours, lost facts.
     for s in &trace.steps {
         let v = store.step_view(&id, s.index).await.unwrap();
-        assert_eq!(
-            v.context.iter().map(|i| i.id).collect::<Vec<_>>(),
-            s.context,
-            "step {}",
-            s.index
-        );
+        assert_eq!(v.context.iter().map(|i| i.id).collect::<Vec<_>>(), s.context, "step {}", s.index);
         assert_eq!(v.output.iter().map(|i| i.id).collect::<Vec<_>>(), s.output);
         assert_eq!(v.step_count as usize, trace.steps.len());
         assert_eq!(v.transfer.is_some(), s.transfer.is_some());
     }
     let v = store.step_view(&id, 5).await.unwrap();
     let tv = v.transfer.unwrap();
-    assert_eq!(
-        (tv.transfer.from.as_str(), tv.transfer.to.as_str()),
-        ("resolution", "verification")
-    );
-    assert_eq!(
-        tv.transfer.facts[0].status,
-        baton::context::FactStatus::Lost
-    );
-    let transformed = tv
-        .items
-        .iter()
-        .find(|i| i.id == tv.transfer.transformed[0])
-        .unwrap();
-    assert!(
-        tv.items.iter().any(|i| i.id == transformed.derived_from[0]),
-        "sources come with the diff"
-    );
-    assert_eq!(
-        store.neighbour_transfers(&id, 3).await.unwrap(),
-        (Some(1), Some(5))
-    );
-    assert_eq!(
-        store.neighbour_transfers(&id, 0).await.unwrap(),
-        (None, Some(1))
-    );
-    assert_eq!(
-        store.neighbour_transfers(&id, 8).await.unwrap(),
-        (Some(5), None)
-    );
-    assert_eq!(
-        store
-            .fact_lost_steps(&id, "resolved-meaning")
-            .await
-            .unwrap(),
-        [5]
-    );
+    assert_eq!((tv.transfer.from.as_str(), tv.transfer.to.as_str()), ("resolution", "verification"));
+    assert_eq!(tv.transfer.facts[0].status, baton::context::FactStatus::Lost);
+    let transformed = tv.items.iter().find(|i| i.id == tv.transfer.transformed[0]).unwrap();
+    assert!(tv.items.iter().any(|i| i.id == transformed.derived_from[0]), "sources come with the diff");
+    assert_eq!(store.neighbour_transfers(&id, 3).await.unwrap(), (Some(1), Some(5)));
+    assert_eq!(store.neighbour_transfers(&id, 0).await.unwrap(), (None, Some(1)));
+    assert_eq!(store.neighbour_transfers(&id, 8).await.unwrap(), (Some(5), None));
+    assert_eq!(store.fact_lost_steps(&id, "resolved-meaning").await.unwrap(), [5]);
     let e = store.step_view(&id, 999).await.unwrap_err();
     assert!(matches!(e, StoreError::NoStep { count: 12, .. }), "{e}");
 
@@ -132,54 +72,22 @@ async fn exercise(store: Store) {
     let reopen = store.list_runs(Some("ticket-reopen")).await.unwrap();
     assert_eq!(reopen.len(), 1);
     assert_eq!(reopen[0].id, id);
-    assert_eq!(
-        (
-            reopen[0].outcome.status,
-            reopen[0].lost_facts,
-            reopen[0].transfers
-        ),
-        (OutcomeStatus::Completed, 1, 2)
-    );
-    assert!(
-        store
-            .fact_lost_steps(sup.run_id.as_deref().unwrap(), "resolved-meaning")
-            .await
-            .unwrap()
-            .is_empty()
-    );
+    assert_eq!((reopen[0].outcome.status, reopen[0].lost_facts, reopen[0].transfers), (OutcomeStatus::Completed, 1, 2));
+    assert!(store.fact_lost_steps(sup.run_id.as_deref().unwrap(), "resolved-meaning").await.unwrap().is_empty());
 
     // Content addressing: the same run again stores no new items.
     let before = item_count(&store).await;
     let again = run_saved(&store, "ticket-reopen.yaml").await;
-    assert_eq!(
-        item_count(&store).await,
-        before,
-        "identical items are stored once"
-    );
+    assert_eq!(item_count(&store).await, before, "identical items are stored once");
     // Deleting one of the two identical runs keeps the shared items for the other.
     store.delete_run(&id).await.unwrap();
-    assert!(matches!(
-        store.load_trace(&id).await.unwrap_err(),
-        StoreError::NoRun(_)
-    ));
-    let kept = store
-        .load_trace(again.run_id.as_deref().unwrap())
-        .await
-        .unwrap();
+    assert!(matches!(store.load_trace(&id).await.unwrap_err(), StoreError::NoRun(_)));
+    let kept = store.load_trace(again.run_id.as_deref().unwrap()).await.unwrap();
     assert_eq!(kept.items.len(), trace.items.len());
-    store
-        .delete_run(again.run_id.as_deref().unwrap())
-        .await
-        .unwrap();
-    store
-        .delete_run(sup.run_id.as_deref().unwrap())
-        .await
-        .unwrap();
+    store.delete_run(again.run_id.as_deref().unwrap()).await.unwrap();
+    store.delete_run(sup.run_id.as_deref().unwrap()).await.unwrap();
     assert!(store.list_runs(None).await.unwrap().is_empty());
-    assert!(matches!(
-        store.delete_run("nope").await.unwrap_err(),
-        StoreError::NoRun(_)
-    ));
+    assert!(matches!(store.delete_run("nope").await.unwrap_err(), StoreError::NoRun(_)));
 }
 
 #[test]
@@ -215,10 +123,7 @@ fn a_newer_store_is_refused_unchanged() {
     });
     let before = file_hash(&path);
     let e = rt().block_on(Store::open(&url)).err().unwrap();
-    assert!(
-        matches!(e, StoreError::NewerSchema { found: 99, .. }),
-        "{e}"
-    );
+    assert!(matches!(e, StoreError::NewerSchema { found: 99, .. }), "{e}");
     assert!(e.to_string().contains("newer Baton"));
     assert_eq!(file_hash(&path), before, "the store is unchanged");
 }
@@ -229,10 +134,7 @@ fn a_corrupt_file_is_refused_unchanged() {
     let path = dir.path().join("b.db");
     let junk: Vec<u8> = (0..8192u32).map(|i| (i * 7919 % 251) as u8).collect();
     std::fs::write(&path, &junk).unwrap();
-    let e = rt()
-        .block_on(Store::open(&path.display().to_string()))
-        .err()
-        .unwrap();
+    let e = rt().block_on(Store::open(&path.display().to_string())).err().unwrap();
     assert!(matches!(e, StoreError::Corrupt { .. }), "{e}");
     assert_eq!(e.code(), "store.corrupt");
     assert_eq!(std::fs::read(&path).unwrap(), junk, "the file is unchanged");
@@ -246,17 +148,9 @@ fn a_locked_store_is_refused_with_a_clear_error() {
     let url = path.display().to_string();
     rt().block_on(async {
         Store::open(&url).await.unwrap().close().await;
-        let mut holder = sqlx::SqliteConnection::connect(&format!("sqlite://{url}"))
-            .await
-            .unwrap();
-        sqlx::query("PRAGMA journal_mode = DELETE")
-            .execute(&mut holder)
-            .await
-            .unwrap();
-        sqlx::query("BEGIN EXCLUSIVE")
-            .execute(&mut holder)
-            .await
-            .unwrap();
+        let mut holder = sqlx::SqliteConnection::connect(&format!("sqlite://{url}")).await.unwrap();
+        sqlx::query("PRAGMA journal_mode = DELETE").execute(&mut holder).await.unwrap();
+        sqlx::query("BEGIN EXCLUSIVE").execute(&mut holder).await.unwrap();
         let e = Store::open(&url).await.err().unwrap();
         assert!(matches!(e, StoreError::Locked { .. }), "{e}");
         assert!(e.to_string().contains("locked by another process"));
@@ -277,15 +171,7 @@ fn a_run_killed_midway_keeps_every_committed_event() {
     )
     .unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_baton"))
-        .args([
-            "run",
-            topo.to_str().unwrap(),
-            "--save",
-            "--db",
-            db.to_str().unwrap(),
-            "--mock-delay-ms",
-            "1",
-        ])
+        .args(["run", topo.to_str().unwrap(), "--save", "--db", db.to_str().unwrap(), "--mock-delay-ms", "1"])
         .env("BATON_REPORT_COMMITS", "1")
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -294,10 +180,7 @@ fn a_run_killed_midway_keeps_every_committed_event() {
     let mut committed = 0u64;
     for line in BufReader::new(child.stderr.take().unwrap()).lines() {
         let line = line.unwrap();
-        if let Some(n) = line
-            .strip_prefix("committed ")
-            .and_then(|r| r.strip_suffix(" steps"))
-        {
+        if let Some(n) = line.strip_prefix("committed ").and_then(|r| r.strip_suffix(" steps")) {
             committed = n.parse().unwrap();
             if committed >= 300 {
                 child.kill().unwrap(); // SIGKILL
@@ -312,31 +195,15 @@ fn a_run_killed_midway_keeps_every_committed_event() {
         let runs = store.list_runs(None).await.unwrap();
         assert_eq!(runs.len(), 1);
         let r = &runs[0];
-        assert_eq!(
-            r.outcome.status,
-            OutcomeStatus::Interrupted,
-            "{:?}",
-            r.outcome
-        );
-        assert!(
-            r.outcome.reason.contains("stopped mid-run"),
-            "{}",
-            r.outcome.reason
-        );
-        assert!(
-            r.steps as u64 >= committed,
-            "{} steps stored, {committed} reported committed",
-            r.steps
-        );
+        assert_eq!(r.outcome.status, OutcomeStatus::Interrupted, "{:?}", r.outcome);
+        assert!(r.outcome.reason.contains("stopped mid-run"), "{}", r.outcome.reason);
+        assert!(r.steps as u64 >= committed, "{} steps stored, {committed} reported committed", r.steps);
         let trace = store.load_trace(&r.id).await.unwrap();
         assert_eq!(trace.steps.len() as u32, r.steps);
         for (i, s) in trace.steps.iter().enumerate() {
             assert_eq!(s.index as usize, i, "steps are contiguous");
             for id in s.context.iter().chain(&s.output) {
-                assert!(
-                    trace.item(*id).is_some(),
-                    "step {i} references a stored item"
-                );
+                assert!(trace.item(*id).is_some(), "step {i} references a stored item");
             }
         }
         let last = store.step_view(&r.id, r.steps - 1).await.unwrap();
@@ -349,21 +216,9 @@ fn the_cli_saves_lists_shows_exports_and_deletes_runs() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("cli.db");
     let db = db.to_str().unwrap();
-    let o = baton(&[
-        "run",
-        example("ticket-reopen.yaml").to_str().unwrap(),
-        "--save",
-        "--db",
-        db,
-    ]);
+    let o = baton(&["run", example("ticket-reopen.yaml").to_str().unwrap(), "--save", "--db", db]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let id = stdout(&o)
-        .lines()
-        .last()
-        .unwrap()
-        .strip_prefix("run id: ")
-        .unwrap()
-        .to_owned();
+    let id = stdout(&o).lines().last().unwrap().strip_prefix("run id: ").unwrap().to_owned();
     let list = baton(&["runs", "list", "--format", "json", "--db", db]);
     let v: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
     let r = &v[0];
@@ -376,21 +231,7 @@ fn the_cli_saves_lists_shows_exports_and_deletes_runs() {
     let shown = baton(&["trace", "show", &id, "--db", db]);
     assert!(stdout(&shown).contains("!! fact LOST: resolved-meaning"));
     let out = dir.path().join("t.json");
-    assert!(
-        baton(&[
-            "trace",
-            "export",
-            &id,
-            "--to",
-            "json",
-            "-o",
-            out.to_str().unwrap(),
-            "--db",
-            db
-        ])
-        .status
-        .success()
-    );
+    assert!(baton(&["trace", "export", &id, "--to", "json", "-o", out.to_str().unwrap(), "--db", db]).status.success());
     let t = Trace::from_json(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(t.run_id.as_deref(), Some(id.as_str()));
     assert_eq!(t.transfers.len(), 2);

@@ -12,10 +12,7 @@ pub struct ApiError {
 
 impl ApiError {
     pub fn new(code: &str, message: impl Into<String>) -> ApiError {
-        ApiError {
-            code: code.into(),
-            message: message.into(),
-        }
+        ApiError { code: code.into(), message: message.into() }
     }
 }
 

@@ -3,7 +3,9 @@
 
 use super::ApiError;
 use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
 use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 /// A topology file a host offers to open.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
@@ -16,8 +18,9 @@ pub struct FileEntry {
 pub enum FileAccess {
     /// Paths are relative to this directory and may not leave it.
     Root(PathBuf),
-    /// Absolute paths the user chose; `examples` lists bundled topologies.
-    Chosen { examples: Option<PathBuf> },
+    /// Only paths the user chose in a native dialog (or gave on the command line), the bundled
+    /// examples, and the app's data directory.
+    Chosen { examples: Option<PathBuf>, data_dir: Option<PathBuf>, allowed: Arc<Mutex<HashSet<PathBuf>>> },
 }
 
 fn denied(path: &str) -> ApiError {
@@ -25,10 +28,53 @@ fn denied(path: &str) -> ApiError {
 }
 
 impl FileAccess {
+    /// Access to the paths a user chooses, starting with `allowed`.
+    pub fn chosen(
+        examples: Option<PathBuf>,
+        data_dir: Option<PathBuf>,
+        allowed: impl IntoIterator<Item = PathBuf>,
+    ) -> FileAccess {
+        FileAccess::Chosen { examples, data_dir, allowed: Arc::new(Mutex::new(allowed.into_iter().collect())) }
+    }
+
+    /// Records a path the user chose (in a dialog, or as an argument).
+    pub fn allow(&self, path: &Path) {
+        if let FileAccess::Chosen { allowed, .. } = self {
+            allowed.lock().expect("allowed lock").insert(path.to_path_buf());
+        }
+    }
+
+    /// The paths allowed so far (the app persists them, so recent files stay openable).
+    pub fn allowed(&self) -> Vec<PathBuf> {
+        match self {
+            FileAccess::Chosen { allowed, .. } => allowed.lock().expect("allowed lock").iter().cloned().collect(),
+            FileAccess::Root(_) => vec![],
+        }
+    }
+
     /// The path to read.
     pub fn resolve(&self, path: &str) -> Result<PathBuf, ApiError> {
         match self {
-            FileAccess::Chosen { .. } => Ok(PathBuf::from(path)),
+            FileAccess::Chosen { examples, data_dir, allowed } => {
+                let p = PathBuf::from(path);
+                let under = |dir: &Option<PathBuf>| {
+                    dir.as_ref().is_some_and(|d| {
+                        p.is_absolute()
+                            && !p.components().any(|c| matches!(c, Component::ParentDir))
+                            && p.starts_with(d)
+                    })
+                };
+                if allowed.lock().expect("allowed lock").contains(&p) || under(examples) || under(data_dir) {
+                    Ok(p)
+                } else {
+                    Err(ApiError::new(
+                        "files.denied",
+                        format!(
+                            "Baton only opens and saves files you choose: pick '{path}' with File → Open or Save As"
+                        ),
+                    ))
+                }
+            }
             FileAccess::Root(root) => {
                 let rel = Path::new(path);
                 if rel.is_absolute() || rel.components().any(|c| matches!(c, Component::ParentDir)) {
@@ -72,11 +118,11 @@ impl FileAccess {
     pub fn list(&self) -> Result<Vec<FileEntry>, ApiError> {
         let dir = match self {
             FileAccess::Root(r) => Some(r.clone()),
-            FileAccess::Chosen { examples } => examples.clone(),
+            FileAccess::Chosen { examples, .. } => examples.clone(),
         };
         let Some(dir) = dir else { return Ok(vec![]) };
         let mut out = vec![];
-        walk(&dir, &dir, 0, &mut out);
+        walk(&dir, 0, &mut out);
         out.sort();
         Ok(out
             .into_iter()
@@ -88,8 +134,10 @@ impl FileAccess {
     }
 }
 
-fn walk(root: &Path, dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
+fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in rd.flatten() {
         let p = e.path();
         let hidden = p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.'));
@@ -97,7 +145,7 @@ fn walk(root: &Path, dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
             continue;
         }
         if p.is_dir() && depth < 3 && !p.ends_with("node_modules") && !p.ends_with("target") {
-            walk(root, &p, depth + 1, out);
+            walk(&p, depth + 1, out);
         } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml" || x == "json") {
             out.push(p);
         }

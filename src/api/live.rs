@@ -13,14 +13,32 @@ use tokio_util::sync::CancellationToken;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum LiveEvent {
-    Started { run_id: String, topology: String, scenario: String, started_at: String },
-    Step { step: StepBrief },
-    Transfer { transfer: TransferBrief },
-    Paused { step: u32, edge: String },
+    Started {
+        run_id: String,
+        topology: String,
+        scenario: String,
+        started_at: String,
+    },
+    Step {
+        step: StepBrief,
+    },
+    Transfer {
+        transfer: TransferBrief,
+    },
+    Paused {
+        step: u32,
+        edge: String,
+    },
     Resumed,
-    Finished { outcome: Outcome, usage: Usage, ended_at: String },
+    Finished {
+        outcome: Outcome,
+        usage: Usage,
+        ended_at: String,
+    },
     /// The store could not record the run (the run itself went on).
-    StoreError { message: String },
+    StoreError {
+        message: String,
+    },
 }
 
 /// Turns engine events into live events (items stay in the store).

@@ -88,6 +88,9 @@ pub struct StartRunArgs {
     /// Simulated latency of each mock model call.
     #[serde(default)]
     pub mock_delay_ms: Option<u64>,
+    /// Use each agent's configured provider instead of the mock scripts.
+    #[serde(default)]
+    pub live: bool,
 }
 
 /// A live event callback (the app forwards events to the webview with it).
@@ -145,8 +148,20 @@ impl Api {
         }
         let store = self.store().await?.clone();
         let run_id = crate::store::new_run_id();
-        let providers: std::collections::BTreeMap<String, String> =
-            a.topology.agents.iter().map(|ag| (ag.id.clone(), "mock".to_string())).collect();
+        let cancel = tokio_util::sync::CancellationToken::new();
+        let live_models = if a.live {
+            let scenario = a.topology.scenario(a.scenario.as_deref());
+            Some(
+                crate::providers::LiveModels::new(&a.topology, scenario, cancel.clone())
+                    .map_err(|e| ApiError::new(e.code(), e.to_string()))?,
+            )
+        } else {
+            None
+        };
+        let providers: std::collections::BTreeMap<String, String> = match &live_models {
+            Some(m) => m.labels.clone(),
+            None => a.topology.agents.iter().map(|ag| (ag.id.clone(), "mock".to_string())).collect(),
+        };
         let (mut record, recorder) = store.record(&a.topology, run_id.clone(), &providers, None, None).await?;
         let opts = RunOptions {
             scenario: a.scenario.clone(),
@@ -154,6 +169,7 @@ impl Api {
             breakpoints: a.breakpoints.iter().cloned().collect(),
             mock_delay: a.mock_delay_ms.map(std::time::Duration::from_millis),
             providers,
+            cancel,
             ..Default::default()
         };
         let live = Arc::new(LiveRun::new(&run_id, opts.cancel.clone(), opts.gate.clone()));
@@ -182,7 +198,10 @@ impl Api {
         opts.sink = Some(sink);
         let topology = a.topology;
         tokio::spawn(async move {
-            let result = crate::engine::run_mock(&topology, opts).await;
+            let result = match &live_models {
+                Some(models) => crate::engine::run(&topology, models, opts).await,
+                None => crate::engine::run_mock(&topology, opts).await,
+            };
             let stored = recorder.finish().await;
             let emit = |le: LiveEvent| {
                 if let Some(cb) = &on_event {
@@ -238,19 +257,18 @@ impl Api {
                 to_value(refactor_supervisor(&arg(&args, "topology")?, &chain.unwrap_or_default())?)
             }
             "start_run" => {
-                let a: StartRunArgs = serde_json::from_value(args)
-                    .map_err(|e| ApiError::new("api.args", format!("start_run: {e}")))?;
+                let a: StartRunArgs =
+                    serde_json::from_value(args).map_err(|e| ApiError::new("api.args", format!("start_run: {e}")))?;
                 Ok(json!({ "run_id": self.start_run(a, None).await? }))
             }
             "run_events" => {
                 let live = self.live(&arg::<String>(&args, "run_id")?)?;
                 let from: Option<usize> = arg(&args, "from")?;
                 let wait = live.events_since(from.unwrap_or(0));
-                let (events, finished) =
-                    match tokio::time::timeout(std::time::Duration::from_secs(20), wait).await {
-                        Ok(r) => r,
-                        Err(_) => (vec![], live.finished()),
-                    };
+                let (events, finished) = match tokio::time::timeout(std::time::Duration::from_secs(20), wait).await {
+                    Ok(r) => r,
+                    Err(_) => (vec![], live.finished()),
+                };
                 Ok(json!({ "events": events, "finished": finished }))
             }
             "cancel_run" => {

@@ -2,6 +2,7 @@
 //! command ran and found errors (lint errors, a failed run), 2 bad input (unreadable file,
 //! parse error, bad arguments).
 
+mod provider_cmds;
 mod run_cmds;
 mod serve_cmd;
 mod store_cmds;
@@ -10,11 +11,7 @@ mod topology_cmds;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(
-    name = "baton",
-    version,
-    about = "Design, run and debug multi-agent topologies"
-)]
+#[command(name = "baton", version, about = "Design, run and debug multi-agent topologies")]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -40,6 +37,9 @@ enum Command {
     Runs(store_cmds::RunsCmd),
     /// Serve the UI and the command layer over HTTP on 127.0.0.1 (browser tests, development).
     Serve(serve_cmd::ServeArgs),
+    /// Check model providers; manage their keys in the OS keyring.
+    #[command(subcommand)]
+    Providers(provider_cmds::ProvidersCmd),
     /// Work with traces.
     #[command(subcommand)]
     Trace(run_cmds::TraceCmd),
@@ -53,10 +53,7 @@ pub struct Failure {
 
 impl Failure {
     pub fn input(message: impl std::fmt::Display) -> Failure {
-        Failure {
-            code: 2,
-            message: message.to_string(),
-        }
+        Failure { code: 2, message: message.to_string() }
     }
 }
 
@@ -78,6 +75,7 @@ pub fn main() -> i32 {
         Command::Trace(c) => run_cmds::trace(c),
         Command::Runs(c) => store_cmds::runs(c),
         Command::Serve(a) => serve_cmd::serve(a),
+        Command::Providers(c) => provider_cmds::providers(c),
         Command::Schema => {
             print!("{}", baton::config::topology_schema());
             Ok(0)

@@ -26,6 +26,10 @@ pub struct RunArgs {
     /// Save the run to the store and print its id.
     #[arg(long)]
     save: bool,
+    /// Use each agent's configured provider (keys from the environment or the OS keyring)
+    /// instead of the scenario's mock scripts.
+    #[arg(long)]
+    live: bool,
     /// Simulated latency of each mock model call, in milliseconds.
     #[arg(long, value_name = "MS")]
     mock_delay_ms: Option<u64>,
@@ -62,10 +66,7 @@ fn progress() -> Option<EventSink> {
         return None;
     }
     let bar = indicatif::ProgressBar::new_spinner();
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}")
-            .expect("valid template"),
-    );
+    bar.set_style(indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("valid template"));
     bar.enable_steady_tick(std::time::Duration::from_millis(120));
     let mut steps = 0u64;
     Some(Box::new(move |e: &RunEvent| match e {
@@ -96,27 +97,27 @@ pub fn run(a: RunArgs) -> Result<i32, Failure> {
         let mut opts = RunOptions {
             scenario: a.scenario.clone(),
             mock_delay: a.mock_delay_ms.map(std::time::Duration::from_millis),
-            providers: t
-                .agents
-                .iter()
-                .map(|ag| (ag.id.clone(), "mock".to_string()))
-                .collect(),
+            providers: t.agents.iter().map(|ag| (ag.id.clone(), "mock".to_string())).collect(),
             ..Default::default()
+        };
+        let live = if a.live {
+            let scenario = t.scenario(a.scenario.as_deref());
+            let models =
+                baton::providers::LiveModels::new(&t, scenario, opts.cancel.clone()).map_err(Failure::input)?;
+            opts.providers = models.labels.clone();
+            Some(models)
+        } else {
+            None
         };
         let mut recorder = None;
         if a.save {
             let store = a.db.open().await?;
             // Crash tests watch what is committed: BATON_REPORT_COMMITS=1 prints it to stderr.
             let hook: Option<baton::store::CommitHook> = std::env::var_os("BATON_REPORT_COMMITS")
-                .map(|_| {
-                    Box::new(|steps: u64| eprintln!("committed {steps} steps"))
-                        as baton::store::CommitHook
-                });
+                .map(|_| Box::new(|steps: u64| eprintln!("committed {steps} steps")) as baton::store::CommitHook);
             let id = baton::store::new_run_id();
-            let (sink, rec) = store
-                .record(&t, id.clone(), &opts.providers, None, hook)
-                .await
-                .map_err(Failure::input)?;
+            let (sink, rec) =
+                store.record(&t, id.clone(), &opts.providers, None, hook).await.map_err(Failure::input)?;
             opts.run_id = Some(id);
             opts.sink = Some(sink);
             recorder = Some(rec);
@@ -128,9 +129,11 @@ pub fn run(a: RunArgs) -> Result<i32, Failure> {
                 cancel.cancel();
             }
         });
-        let trace = baton::engine::run_mock(&t, opts)
-            .await
-            .map_err(Failure::input);
+        let trace = match &live {
+            Some(models) => baton::engine::run(&t, models, opts).await,
+            None => baton::engine::run_mock(&t, opts).await,
+        }
+        .map_err(Failure::input);
         ctrl_c.abort();
         let trace = trace?;
         if let Some(rec) = recorder {
@@ -147,10 +150,7 @@ pub fn run(a: RunArgs) -> Result<i32, Failure> {
 pub fn print_trace(trace: &Trace, format: OutFormat) {
     match format {
         OutFormat::Text => print!("{}", render_timeline(trace)),
-        OutFormat::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(trace).expect("traces serialize")
-        ),
+        OutFormat::Json => println!("{}", serde_json::to_string_pretty(trace).expect("traces serialize")),
     }
 }
 
@@ -163,11 +163,7 @@ fn emit(trace: &Trace, format: OutFormat, out: Option<&Path>) -> Result<i32, Fai
     if let (Some(id), OutFormat::Text) = (&trace.run_id, format) {
         println!("run id: {id}");
     }
-    Ok(if trace.outcome.status == OutcomeStatus::Failed {
-        1
-    } else {
-        0
-    })
+    Ok(if trace.outcome.status == OutcomeStatus::Failed { 1 } else { 0 })
 }
 
 fn read_trace_file(file: &Path) -> Result<Trace, Failure> {
@@ -182,42 +178,22 @@ pub fn trace(c: TraceCmd) -> Result<i32, Failure> {
             let trace = if Path::new(&run).exists() {
                 read_trace_file(Path::new(&run))?
             } else {
-                runtime()?.block_on(async {
-                    db.open()
-                        .await?
-                        .load_trace(&run)
-                        .await
-                        .map_err(Failure::input)
-                })?
+                runtime()?.block_on(async { db.open().await?.load_trace(&run).await.map_err(Failure::input) })?
             };
             print_trace(&trace, format);
             Ok(0)
         }
-        TraceCmd::Export {
-            run,
-            to,
-            output,
-            db,
-        } => {
-            let trace = runtime()?.block_on(async {
-                db.open()
-                    .await?
-                    .load_trace(&run)
-                    .await
-                    .map_err(Failure::input)
-            })?;
+        TraceCmd::Export { run, to, output, db } => {
+            let trace =
+                runtime()?.block_on(async { db.open().await?.load_trace(&run).await.map_err(Failure::input) })?;
             let text = match to.as_str() {
                 "json" => serde_json::to_string_pretty(&trace).expect("traces serialize") + "\n",
                 other => {
-                    return Err(Failure::input(format!(
-                        "unknown trace format '{other}'; choose: json"
-                    )));
+                    return Err(Failure::input(format!("unknown trace format '{other}'; choose: json")));
                 }
             };
             match output {
-                Some(p) => {
-                    baton::config::write_atomic(&p, text.as_bytes()).map_err(Failure::input)?
-                }
+                Some(p) => baton::config::write_atomic(&p, text.as_bytes()).map_err(Failure::input)?,
                 None => print!("{text}"),
             }
             Ok(0)

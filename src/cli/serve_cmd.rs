@@ -38,7 +38,11 @@ fn status_for(e: &ApiError) -> StatusCode {
     }
 }
 
-async fn command(State(api): State<Arc<Api>>, UrlPath(cmd): UrlPath<String>, body: Option<Json<serde_json::Value>>) -> Response {
+async fn command(
+    State(api): State<Arc<Api>>,
+    UrlPath(cmd): UrlPath<String>,
+    body: Option<Json<serde_json::Value>>,
+) -> Response {
     let args = body.map(|Json(v)| v).unwrap_or(serde_json::Value::Object(Default::default()));
     match api.dispatch(&cmd, args).await {
         Ok(v) => Json(v).into_response(),
@@ -64,7 +68,8 @@ pub fn serve(a: ServeArgs) -> Result<i32, Failure> {
     super::store_cmds::runtime()?.block_on(async move {
         let api = Api::new(FileAccess::Root(root.clone()), url);
         let index = a.ui.join("index.html");
-        let static_files = tower_http::services::ServeDir::new(&a.ui).fallback(tower_http::services::ServeFile::new(index));
+        let static_files =
+            tower_http::services::ServeDir::new(&a.ui).fallback(tower_http::services::ServeFile::new(index));
         let app = Router::new().route("/api/{cmd}", post(command)).with_state(api).fallback_service(static_files);
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", a.port)).await.map_err(Failure::input)?;
         let addr = listener.local_addr().map_err(Failure::input)?;

@@ -49,11 +49,7 @@ pub enum RunsCmd {
 }
 
 pub fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(Failure::input)
+    tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().map_err(Failure::input)
 }
 
 pub fn runs(c: RunsCmd) -> Result<i32, Failure> {

@@ -57,10 +57,7 @@ fn open(file: &std::path::Path) -> Result<baton::topology::Topology, Failure> {
 
 pub fn validate(a: ValidateArgs) -> Result<i32, Failure> {
     let t = open(&a.file)?;
-    t.validate().map_err(|e| Failure {
-        code: 1,
-        message: format!("{}: {e}", a.file.display()),
-    })?;
+    t.validate().map_err(|e| Failure { code: 1, message: format!("{}: {e}", a.file.display()) })?;
     println!(
         "{}: ok ({} agents, {} edges, {} scenarios)",
         a.file.display(),
@@ -124,11 +121,7 @@ pub fn export(a: ExportArgs) -> Result<i32, Failure> {
 
 pub fn refactor(c: RefactorCmd) -> Result<i32, Failure> {
     match c {
-        RefactorCmd::Supervisor {
-            file,
-            edges,
-            output,
-        } => {
+        RefactorCmd::Supervisor { file, edges, output } => {
             let t = open(&file)?;
             let out = api::refactor_supervisor(&t, &edges).map_err(Failure::input)?;
             let format = baton::config::Format::from_path(output.as_deref().unwrap_or(&file));

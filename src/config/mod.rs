@@ -19,11 +19,7 @@ pub enum Format {
 impl Format {
     /// By extension: `.json` is JSON, everything else YAML (a superset of JSON anyway).
     pub fn from_path(path: &Path) -> Format {
-        match path
-            .extension()
-            .and_then(|e| e.to_str())
-            .map(|e| e.to_ascii_lowercase())
-        {
+        match path.extension().and_then(|e| e.to_str()).map(|e| e.to_ascii_lowercase()) {
             Some(e) if e == "json" => Format::Json,
             _ => Format::Yaml,
         }
@@ -34,15 +30,9 @@ impl Format {
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     #[error("{path}: cannot read the file: {source}")]
-    Read {
-        path: String,
-        source: std::io::Error,
-    },
+    Read { path: String, source: std::io::Error },
     #[error("{path}: cannot write the file: {source}")]
-    Write {
-        path: String,
-        source: std::io::Error,
-    },
+    Write { path: String, source: std::io::Error },
     #[error("{path}:{line}:{column}: {message}")]
     Parse {
         path: String,
@@ -78,10 +68,8 @@ impl ConfigError {
 /// Reads and parses a topology file. References between parts are not checked here; call
 /// [`Topology::validate`] (or lint) for that.
 pub fn load(path: &Path) -> Result<Topology, ConfigError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-        path: path.display().to_string(),
-        source,
-    })?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|source| ConfigError::Read { path: path.display().to_string(), source })?;
     parse(&text, Format::from_path(path), &path.display().to_string())
 }
 
@@ -93,10 +81,7 @@ pub fn parse(text: &str, format: Format, origin: &str) -> Result<Topology, Confi
     };
     let version = peek_version(text, format);
     match (parsed, version) {
-        (_, Some(v)) if v != u64::from(FORMAT_VERSION) => Err(ConfigError::Version {
-            path: origin.into(),
-            found: v,
-        }),
+        (_, Some(v)) if v != u64::from(FORMAT_VERSION) => Err(ConfigError::Version { path: origin.into(), found: v }),
         (Ok(mut t), _) => {
             t.normalize();
             Ok(t)
@@ -149,10 +134,7 @@ fn parse_json(text: &str, origin: &str) -> Result<Topology, ConfigError> {
 fn parse_yaml(text: &str, origin: &str) -> Result<Topology, ConfigError> {
     // A first pass finds syntax errors (no field involved); the typed pass then names fields.
     if let Err(e) = serde_norway::from_str::<serde_norway::Value>(text) {
-        let (line, column) = e
-            .location()
-            .map(|l| (l.line(), l.column()))
-            .unwrap_or((0, 0));
+        let (line, column) = e.location().map(|l| (l.line(), l.column())).unwrap_or((0, 0));
         return Err(ConfigError::Parse {
             path: origin.into(),
             line,
@@ -166,10 +148,7 @@ fn parse_yaml(text: &str, origin: &str) -> Result<Topology, ConfigError> {
     r.map_err(|e| {
         let field = field_path(e.path());
         let inner = e.into_inner();
-        let (line, column) = inner
-            .location()
-            .map(|l| (l.line(), l.column()))
-            .unwrap_or((0, 0));
+        let (line, column) = inner.location().map(|l| (l.line(), l.column())).unwrap_or((0, 0));
         ConfigError::Parse {
             path: origin.into(),
             line,
@@ -195,12 +174,10 @@ fn describe(field: &str, syntax: bool, raw: &str) -> String {
 /// Serializes a topology in the given format.
 pub fn to_string(t: &Topology, format: Format) -> Result<String, ConfigError> {
     match format {
-        Format::Json => serde_json::to_string_pretty(t)
-            .map(|s| s + "\n")
-            .map_err(|e| ConfigError::Serialize(e.to_string())),
-        Format::Yaml => {
-            serde_norway::to_string(t).map_err(|e| ConfigError::Serialize(e.to_string()))
+        Format::Json => {
+            serde_json::to_string_pretty(t).map(|s| s + "\n").map_err(|e| ConfigError::Serialize(e.to_string()))
         }
+        Format::Yaml => serde_norway::to_string(t).map_err(|e| ConfigError::Serialize(e.to_string())),
     }
 }
 
@@ -214,10 +191,7 @@ pub fn save(t: &Topology, path: &Path) -> Result<(), ConfigError> {
 /// Atomic file write used by every command that writes a user's file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ConfigError> {
     use std::io::Write;
-    let err = |source| ConfigError::Write {
-        path: path.display().to_string(),
-        source,
-    };
+    let err = |source| ConfigError::Write { path: path.display().to_string(), source };
     let dir: PathBuf = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),

@@ -37,11 +37,7 @@ pub fn diff_transfer(store: &ItemStore, sender: &[ItemId], receiver: &[ItemId]) 
         }
     }
     let carried: HashSet<ItemId> = d.carried.iter().copied().collect();
-    d.dropped = sender
-        .iter()
-        .copied()
-        .filter(|x| !carried.contains(x) && !used_sources.contains(x))
-        .collect();
+    d.dropped = sender.iter().copied().filter(|x| !carried.contains(x) && !used_sources.contains(x)).collect();
     d
 }
 

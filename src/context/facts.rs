@@ -65,10 +65,7 @@ pub fn fact_presence(store: &ItemStore, fact: &PinnedFact, ctx: &[ItemId]) -> Pr
         if item.kind == ItemKind::PinnedFact && item.fact.as_deref() == Some(&fact.id) {
             return Presence::Pinned(id);
         }
-        if derived.is_none()
-            && !item.derived_from.is_empty()
-            && derives_from_fact(store, id, &fact.id)
-        {
+        if derived.is_none() && !item.derived_from.is_empty() && derives_from_fact(store, id, &fact.id) {
             derived = Some(id);
         }
         if text.is_none() && !needle.is_empty() && normalize(&item.searchable()).contains(&needle) {
@@ -101,12 +98,7 @@ fn derives_from_fact(store: &ItemStore, id: ItemId, fact: &str) -> bool {
 }
 
 /// The fact's status across a transfer from the sender's context to the new owner's.
-pub fn fact_status(
-    store: &ItemStore,
-    fact: &PinnedFact,
-    sender: &[ItemId],
-    after: &[ItemId],
-) -> FactStatus {
+pub fn fact_status(store: &ItemStore, fact: &PinnedFact, sender: &[ItemId], after: &[ItemId]) -> FactStatus {
     let before = fact_presence(store, fact, sender);
     let now = fact_presence(store, fact, after);
     match (before, now) {

@@ -297,42 +297,10 @@ mod tests {
 
     #[test]
     fn ids_depend_on_content_and_provenance() {
-        let a = Item::new(
-            ItemKind::UserMessage,
-            "user",
-            0,
-            NewItem {
-                text: "hi".into(),
-                ..Default::default()
-            },
-        );
-        let b = Item::new(
-            ItemKind::UserMessage,
-            "user",
-            0,
-            NewItem {
-                text: "hi".into(),
-                ..Default::default()
-            },
-        );
-        let c = Item::new(
-            ItemKind::UserMessage,
-            "user",
-            1,
-            NewItem {
-                text: "hi".into(),
-                ..Default::default()
-            },
-        );
-        let d = Item::new(
-            ItemKind::AssistantMessage,
-            "user",
-            0,
-            NewItem {
-                text: "hi".into(),
-                ..Default::default()
-            },
-        );
+        let a = Item::new(ItemKind::UserMessage, "user", 0, NewItem { text: "hi".into(), ..Default::default() });
+        let b = Item::new(ItemKind::UserMessage, "user", 0, NewItem { text: "hi".into(), ..Default::default() });
+        let c = Item::new(ItemKind::UserMessage, "user", 1, NewItem { text: "hi".into(), ..Default::default() });
+        let d = Item::new(ItemKind::AssistantMessage, "user", 0, NewItem { text: "hi".into(), ..Default::default() });
         assert_eq!(a.id, b.id);
         assert_ne!(a.id, c.id);
         assert_ne!(a.id, d.id);
@@ -344,9 +312,6 @@ mod tests {
 
     #[test]
     fn normalize_ignores_case_space_and_punctuation() {
-        assert_eq!(
-            normalize("  'Resolved' means: patched,\n behind a FLAG. "),
-            "resolved means patched behind a flag"
-        );
+        assert_eq!(normalize("  'Resolved' means: patched,\n behind a FLAG. "), "resolved means patched behind a flag");
     }
 }

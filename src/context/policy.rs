@@ -25,8 +25,7 @@ impl History {
     }
 }
 
-const SUMMARY_HEAD: &str =
-    "For context, here is the conversation so far between the user and the previous agent:";
+const SUMMARY_HEAD: &str = "For context, here is the conversation so far between the user and the previous agent:";
 
 /// What the transfer is: who sends, the call that asked for it, when.
 pub struct TransferCtx<'a> {
@@ -58,11 +57,7 @@ pub fn apply_policy(
                         | ItemKind::Reasoning
                 )
             };
-            let input: Vec<ItemId> = hist.items[..hist.input_len]
-                .iter()
-                .copied()
-                .filter(keep)
-                .collect();
+            let input: Vec<ItemId> = hist.items[..hist.input_len].iter().copied().filter(keep).collect();
             let input_len = input.len();
             let mut items = input;
             items.extend(hist.items[hist.input_len..].iter().copied().filter(keep));
@@ -73,27 +68,16 @@ pub fn apply_policy(
             History::all_input(hist.items[skip..].to_vec())
         }
         ContextPolicy::None => {
-            let last_user = hist
-                .items
-                .iter()
-                .rev()
-                .find(|id| store.get(**id).kind == ItemKind::UserMessage);
+            let last_user = hist.items.iter().rev().find(|id| store.get(**id).kind == ItemKind::UserMessage);
             History::all_input(last_user.copied().into_iter().collect())
         }
         ContextPolicy::Fields(fields) => {
-            let args: serde_json::Value = store
-                .get(t.call)
-                .arguments
-                .as_deref()
-                .and_then(|a| serde_json::from_str(a).ok())
-                .unwrap_or_default();
+            let args: serde_json::Value =
+                store.get(t.call).arguments.as_deref().and_then(|a| serde_json::from_str(a).ok()).unwrap_or_default();
             let mut text = format!("Handoff from {}:", t.sender_name);
             for f in fields {
                 if let Some(v) = args.get(&f.name) {
-                    let v = v
-                        .as_str()
-                        .map(str::to_owned)
-                        .unwrap_or_else(|| v.to_string());
+                    let v = v.as_str().map(str::to_owned).unwrap_or_else(|| v.to_string());
                     text.push_str(&format!("\n{}: {v}", f.name));
                 }
             }
@@ -101,11 +85,7 @@ pub fn apply_policy(
                 ItemKind::UserMessage,
                 t.sender_id,
                 t.turn,
-                NewItem {
-                    text,
-                    derived_from: vec![t.call],
-                    ..Default::default()
-                },
+                NewItem { text, derived_from: vec![t.call], ..Default::default() },
             );
             History::all_input(vec![store.add(item)])
         }
@@ -147,29 +127,15 @@ fn nest(store: &mut ItemStore, hist: &History, new_start: usize, t: &TransferCtx
     }
     flush(store, &mut pending, &mut out, t);
     if out.is_empty() {
-        let text = format!(
-            "{SUMMARY_HEAD}\n<CONVERSATION HISTORY>\n(no previous turns recorded)\n</CONVERSATION HISTORY>"
-        );
-        let item = Item::new(
-            ItemKind::AssistantMessage,
-            t.sender_id,
-            t.turn,
-            NewItem {
-                text,
-                ..Default::default()
-            },
-        );
+        let text =
+            format!("{SUMMARY_HEAD}\n<CONVERSATION HISTORY>\n(no previous turns recorded)\n</CONVERSATION HISTORY>");
+        let item = Item::new(ItemKind::AssistantMessage, t.sender_id, t.turn, NewItem { text, ..Default::default() });
         out.push(store.add(item));
     }
     History::all_input(out)
 }
 
-fn flush(
-    store: &mut ItemStore,
-    pending: &mut Vec<ItemId>,
-    out: &mut Vec<ItemId>,
-    t: &TransferCtx<'_>,
-) {
+fn flush(store: &mut ItemStore, pending: &mut Vec<ItemId>, out: &mut Vec<ItemId>, t: &TransferCtx<'_>) {
     if pending.is_empty() {
         return;
     }
@@ -182,11 +148,7 @@ fn flush(
         ItemKind::AssistantMessage,
         t.sender_id,
         t.turn,
-        NewItem {
-            text: lines.join("\n"),
-            derived_from: std::mem::take(pending),
-            ..Default::default()
-        },
+        NewItem { text: lines.join("\n"), derived_from: std::mem::take(pending), ..Default::default() },
     );
     out.push(store.add(item));
 }
@@ -207,10 +169,7 @@ fn render_for_summary(item: &Item) -> String {
             format!("assistant: {}", item.text)
         }
         ItemKind::AssistantMessage if item.turn == 0 => {
-            format!(
-                "{{\"content\": {}, \"role\": \"assistant\"}}",
-                js(&item.text)
-            )
+            format!("{{\"content\": {}, \"role\": \"assistant\"}}", js(&item.text))
         }
         ItemKind::AssistantMessage => format!(
             "{{\"content\": [{{\"annotations\": [], \"text\": {}, \"type\": \"output_text\"}}], \"role\": \"assistant\", \"status\": \"completed\", \"type\": \"message\"}}",

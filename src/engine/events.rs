@@ -18,7 +18,10 @@ pub enum RunEvent {
     /// A transfer (emitted before its step).
     Transfer(Transfer),
     /// The run waits before a transfer on a breakpoint edge until resumed (or cancelled).
-    Paused { step: u32, edge: String },
+    Paused {
+        step: u32,
+        edge: String,
+    },
     Finished {
         outcome: Outcome,
         usage: Usage,

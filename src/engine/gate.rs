@@ -1,8 +1,8 @@
 //! Pausing a live run at a breakpoint: the runner waits on the gate until the user resumes
 //! (or cancels) it.
 
-use tokio::sync::Notify;
 use std::sync::atomic::{AtomicBool, Ordering};
+use tokio::sync::Notify;
 
 #[derive(Default)]
 pub struct Gate {

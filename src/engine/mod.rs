@@ -60,21 +60,13 @@ pub struct RunOptions {
 }
 
 /// Runs a topology's scenario with the given models.
-pub async fn run(
-    t: &Topology,
-    models: &dyn ModelSource,
-    opts: RunOptions,
-) -> Result<Trace, EngineError> {
+pub async fn run(t: &Topology, models: &dyn ModelSource, opts: RunOptions) -> Result<Trace, EngineError> {
     t.validate()?;
     let scenario = match &opts.scenario {
         Some(name) => t.scenario(Some(name)).ok_or_else(|| {
             EngineError::UnknownScenario(
                 name.clone(),
-                t.scenarios
-                    .iter()
-                    .map(|s| s.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                t.scenarios.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", "),
             )
         })?,
         None => t.scenario(None).ok_or(EngineError::NoScenario)?,
@@ -88,22 +80,16 @@ pub async fn run_mock(t: &Topology, opts: RunOptions) -> Result<Trace, EngineErr
         Some(n) => t.scenario(Some(n)).cloned(),
         None => t.scenario(None).cloned(),
     };
-    let models = SameModel(MockModel::new(scenario.unwrap_or_else(|| {
-        crate::topology::Scenario {
-            name: String::new(),
-            description: String::new(),
-            history: vec![],
-            input: String::new(),
-            scripts: Default::default(),
-        }
+    let models = SameModel(MockModel::new(scenario.unwrap_or_else(|| crate::topology::Scenario {
+        name: String::new(),
+        description: String::new(),
+        history: vec![],
+        input: String::new(),
+        scripts: Default::default(),
     })));
     let mut opts = opts;
     if opts.providers.is_empty() {
-        opts.providers = t
-            .agents
-            .iter()
-            .map(|a| (a.id.clone(), "mock".to_string()))
-            .collect();
+        opts.providers = t.agents.iter().map(|a| (a.id.clone(), "mock".to_string())).collect();
     }
     run(t, &models, opts).await
 }

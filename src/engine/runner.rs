@@ -3,16 +3,11 @@
 
 use super::{RunEvent, RunOptions, tools};
 use crate::context::{
-    History, Item, ItemId, ItemKind, ItemStore, NewItem, TransferCtx, apply_policy, diff_transfer,
-    fact_status,
+    History, Item, ItemId, ItemKind, ItemStore, NewItem, TransferCtx, apply_policy, diff_transfer, fact_status,
 };
-use crate::providers::{
-    ModelError, ModelRequest, ModelSource, OutputItem, ToolKind, ToolSpec, Usage,
-};
+use crate::providers::{ModelError, ModelRequest, ModelSource, OutputItem, ToolKind, ToolSpec, Usage};
 use crate::topology::{AgentKind, ContextPolicy, Edge, EdgeKind, OnRevisit, Scenario, Topology};
-use crate::trace::{
-    FactCheck, Outcome, OutcomeStatus, Step, StepKind, TRACE_VERSION, Trace, Transfer,
-};
+use crate::trace::{FactCheck, Outcome, OutcomeStatus, Step, StepKind, TRACE_VERSION, Trace, Transfer};
 use futures::future::BoxFuture;
 use std::collections::HashMap;
 
@@ -63,22 +58,9 @@ fn now() -> String {
 }
 
 impl<'t> Runner<'t> {
-    pub fn new(
-        topo: &'t Topology,
-        scenario: &'t Scenario,
-        models: &'t dyn ModelSource,
-        opts: RunOptions,
-    ) -> Self {
-        let tools = topo
-            .agents
-            .iter()
-            .map(|a| (a.id.clone(), tools::tools_for(topo, &a.id)))
-            .collect();
-        let system = topo
-            .agents
-            .iter()
-            .map(|a| (a.id.clone(), tools::system_prompt(topo, &a.id)))
-            .collect();
+    pub fn new(topo: &'t Topology, scenario: &'t Scenario, models: &'t dyn ModelSource, opts: RunOptions) -> Self {
+        let tools = topo.agents.iter().map(|a| (a.id.clone(), tools::tools_for(topo, &a.id))).collect();
+        let system = topo.agents.iter().map(|a| (a.id.clone(), tools::system_prompt(topo, &a.id))).collect();
         Runner {
             topo,
             scenario,
@@ -144,20 +126,9 @@ impl<'t> Runner<'t> {
     /// The agent's own items (instructions, held facts) for a period of ownership.
     fn own_items(&mut self, agent_id: &str) -> Vec<ItemId> {
         let mut out = vec![];
-        let instructions = self
-            .topo
-            .agent(agent_id)
-            .map(|a| a.instructions.trim_end().to_owned())
-            .unwrap_or_default();
+        let instructions = self.topo.agent(agent_id).map(|a| a.instructions.trim_end().to_owned()).unwrap_or_default();
         if !instructions.is_empty() {
-            out.push(self.add(
-                ItemKind::Instructions,
-                agent_id,
-                NewItem {
-                    text: instructions,
-                    ..Default::default()
-                },
-            ));
+            out.push(self.add(ItemKind::Instructions, agent_id, NewItem { text: instructions, ..Default::default() }));
         }
         let held: Vec<(String, String)> = self
             .topo
@@ -167,72 +138,31 @@ impl<'t> Runner<'t> {
             .map(|f| (f.id.clone(), f.text.clone()))
             .collect();
         for (id, text) in held {
-            out.push(self.add(
-                ItemKind::PinnedFact,
-                agent_id,
-                NewItem {
-                    text,
-                    fact: Some(id),
-                    ..Default::default()
-                },
-            ));
+            out.push(self.add(ItemKind::PinnedFact, agent_id, NewItem { text, fact: Some(id), ..Default::default() }));
         }
         out
     }
 
     fn name(&self, id: &str) -> String {
-        self.topo
-            .agent(id)
-            .map(|a| a.name.clone())
-            .unwrap_or_else(|| id.to_owned())
+        self.topo.agent(id).map(|a| a.name.clone()).unwrap_or_else(|| id.to_owned())
     }
 
     pub async fn run(mut self) -> Trace {
         let started_at = now();
         let (topology, scenario) = (self.topo.name.clone(), self.scenario.name.clone());
         let sa = started_at.clone();
-        self.emit(|| RunEvent::Started {
-            topology,
-            scenario,
-            started_at: sa,
-        });
+        self.emit(|| RunEvent::Started { topology, scenario, started_at: sa });
         let mut hist = History::default();
         for m in &self.scenario.history {
-            let kind = if m.role == "assistant" {
-                ItemKind::AssistantMessage
-            } else {
-                ItemKind::UserMessage
-            };
-            hist.push(self.add(
-                kind,
-                &m.role,
-                NewItem {
-                    text: m.content.clone(),
-                    ..Default::default()
-                },
-            ));
+            let kind = if m.role == "assistant" { ItemKind::AssistantMessage } else { ItemKind::UserMessage };
+            hist.push(self.add(kind, &m.role, NewItem { text: m.content.clone(), ..Default::default() }));
         }
         let input = self.scenario.input.clone();
-        hist.push(self.add(
-            ItemKind::UserMessage,
-            "user",
-            NewItem {
-                text: input,
-                ..Default::default()
-            },
-        ));
+        hist.push(self.add(ItemKind::UserMessage, "user", NewItem { text: input, ..Default::default() }));
         hist.input_len = hist.items.len();
         let entry = self.topo.entry.clone();
         let own = self.own_items(&entry);
-        let frame = Frame {
-            owner: entry.clone(),
-            own,
-            hist,
-            turns: 0,
-            depth: 0,
-            handoffs: 0,
-            owners: vec![entry],
-        };
+        let frame = Frame { owner: entry.clone(), own, hist, turns: 0, depth: 0, handoffs: 0, owners: vec![entry] };
         let (frame, end) = self.run_frame(frame).await;
         let owner = frame.owner;
         let outcome = match end {
@@ -243,27 +173,15 @@ impl<'t> Runner<'t> {
                 final_output: Some(text),
                 guard: None,
             },
-            End::Stopped { guard, reason } => Outcome {
-                status: OutcomeStatus::Stopped,
-                reason,
-                owner,
-                final_output: None,
-                guard: Some(guard.into()),
-            },
-            End::Escalated(reason) => Outcome {
-                status: OutcomeStatus::Escalated,
-                reason,
-                owner,
-                final_output: None,
-                guard: None,
-            },
-            End::Failed(reason) => Outcome {
-                status: OutcomeStatus::Failed,
-                reason,
-                owner,
-                final_output: None,
-                guard: None,
-            },
+            End::Stopped { guard, reason } => {
+                Outcome { status: OutcomeStatus::Stopped, reason, owner, final_output: None, guard: Some(guard.into()) }
+            }
+            End::Escalated(reason) => {
+                Outcome { status: OutcomeStatus::Escalated, reason, owner, final_output: None, guard: None }
+            }
+            End::Failed(reason) => {
+                Outcome { status: OutcomeStatus::Failed, reason, owner, final_output: None, guard: None }
+            }
             End::Cancelled => Outcome {
                 status: OutcomeStatus::Cancelled,
                 reason: "cancelled by the user".into(),
@@ -274,11 +192,7 @@ impl<'t> Runner<'t> {
         };
         let ended_at = now();
         let (o, u, e) = (outcome.clone(), self.usage, ended_at.clone());
-        self.emit(|| RunEvent::Finished {
-            outcome: o,
-            usage: u,
-            ended_at: e,
-        });
+        self.emit(|| RunEvent::Finished { outcome: o, usage: u, ended_at: e });
         Trace {
             version: TRACE_VERSION,
             run_id: self.opts.run_id.take(),
@@ -313,13 +227,7 @@ impl<'t> Runner<'t> {
                 if f.turns >= max_turns {
                     let reason = format!("Max turns ({max_turns}) exceeded");
                     self.guard_step(&f, format!("max_turns: {reason}"));
-                    return (
-                        f,
-                        End::Stopped {
-                            guard: "max_turns",
-                            reason,
-                        },
-                    );
+                    return (f, End::Stopped { guard: "max_turns", reason });
                 }
                 f.turns += 1;
                 self.turn += 1;
@@ -371,38 +279,17 @@ impl<'t> Runner<'t> {
                 let mut last_message = None;
                 for o in resp.output {
                     let id = match o {
-                        OutputItem::Reasoning(text) => self.add(
-                            ItemKind::Reasoning,
-                            &owner,
-                            NewItem {
-                                text,
-                                ..Default::default()
-                            },
-                        ),
+                        OutputItem::Reasoning(text) => {
+                            self.add(ItemKind::Reasoning, &owner, NewItem { text, ..Default::default() })
+                        }
                         OutputItem::Message(text) => {
                             last_message = Some(text.clone());
-                            self.add(
-                                ItemKind::AssistantMessage,
-                                &owner,
-                                NewItem {
-                                    text,
-                                    ..Default::default()
-                                },
-                            )
+                            self.add(ItemKind::AssistantMessage, &owner, NewItem { text, ..Default::default() })
                         }
-                        OutputItem::Call {
-                            name,
-                            arguments,
-                            call_id,
-                        } => {
-                            let transfer = self.tools[&owner]
-                                .iter()
-                                .any(|t| t.name == name && t.kind != ToolKind::Tool);
-                            let kind = if transfer {
-                                ItemKind::TransferCall
-                            } else {
-                                ItemKind::ToolCall
-                            };
+                        OutputItem::Call { name, arguments, call_id } => {
+                            let transfer =
+                                self.tools[&owner].iter().any(|t| t.name == name && t.kind != ToolKind::Tool);
+                            let kind = if transfer { ItemKind::TransferCall } else { ItemKind::ToolCall };
                             let id = self.add(
                                 kind,
                                 &owner,
@@ -430,10 +317,8 @@ impl<'t> Runner<'t> {
                 // Function tools (own tools and delegations) first, in call order.
                 let mut handoffs: Vec<(ItemId, String, Edge)> = vec![];
                 for (call, name, call_id) in &calls {
-                    let Some(spec) = self.tools[&owner].iter().find(|t| &t.name == name).cloned()
-                    else {
-                        let reason =
-                            format!("Tool {name} not found in agent {}", self.name(&owner));
+                    let Some(spec) = self.tools[&owner].iter().find(|t| &t.name == name).cloned() else {
+                        let reason = format!("Tool {name} not found in agent {}", self.name(&owner));
                         self.guard_step(&f, format!("error: {reason}"));
                         return (f, End::Failed(reason));
                     };
@@ -448,11 +333,7 @@ impl<'t> Runner<'t> {
                             let id = self.add(
                                 ItemKind::ToolResult,
                                 &owner,
-                                NewItem {
-                                    text: text.clone(),
-                                    call_id: Some(call_id.clone()),
-                                    ..Default::default()
-                                },
+                                NewItem { text: text.clone(), call_id: Some(call_id.clone()), ..Default::default() },
                             );
                             f.hist.push(id);
                             let mut s = self.step(StepKind::ToolCall, &owner, f.depth, visible(&f));
@@ -461,10 +342,7 @@ impl<'t> Runner<'t> {
                             self.push_step(s);
                         }
                         ToolKind::Delegation => {
-                            let edge = self
-                                .topo
-                                .edge(spec.edge.as_deref().unwrap_or_default())
-                                .cloned();
+                            let edge = self.topo.edge(spec.edge.as_deref().unwrap_or_default()).cloned();
                             let Some(edge) = edge else { continue };
                             match self.delegate(&mut f, *call, call_id, &edge).await {
                                 Ok(()) => {}
@@ -472,9 +350,7 @@ impl<'t> Runner<'t> {
                             }
                         }
                         ToolKind::Handoff => {
-                            if let Some(e) =
-                                self.topo.edge(spec.edge.as_deref().unwrap_or_default())
-                            {
+                            if let Some(e) = self.topo.edge(spec.edge.as_deref().unwrap_or_default()) {
                                 handoffs.push((*call, call_id.clone(), e.clone()));
                             }
                         }
@@ -512,10 +388,7 @@ impl<'t> Runner<'t> {
                         (f, End::Completed(text))
                     }
                     None => {
-                        let reason = format!(
-                            "{} returned neither a message nor a tool call",
-                            self.name(&owner)
-                        );
+                        let reason = format!("{} returned neither a message nor a tool call", self.name(&owner));
                         self.guard_step(&f, format!("error: {reason}"));
                         (f, End::Failed(reason))
                     }
@@ -543,10 +416,7 @@ impl<'t> Runner<'t> {
         self.topo
             .facts
             .iter()
-            .map(|fact| FactCheck {
-                id: fact.id.clone(),
-                status: fact_status(&self.store, fact, sender, after),
-            })
+            .map(|fact| FactCheck { id: fact.id.clone(), status: fact_status(&self.store, fact, sender, after) })
             .collect()
     }
 
@@ -586,19 +456,11 @@ impl<'t> Runner<'t> {
                 self.name(&target)
             );
             self.guard_step(f, format!("max_handoffs: {reason}"));
-            return Err(End::Stopped {
-                guard: "max_handoffs",
-                reason,
-            });
+            return Err(End::Stopped { guard: "max_handoffs", reason });
         }
         let mut escalated = None;
         if f.owners.contains(&target) {
-            let path = f
-                .owners
-                .iter()
-                .map(|o| self.name(o))
-                .collect::<Vec<_>>()
-                .join(" → ");
+            let path = f.owners.iter().map(|o| self.name(o)).collect::<Vec<_>>().join(" → ");
             let what = format!(
                 "{} tried to hand back to {}, which already owned the conversation ({path} → {})",
                 self.name(&from),
@@ -610,19 +472,11 @@ impl<'t> Runner<'t> {
                 OnRevisit::Stop => {
                     let reason = format!("handoff-history guard: {what}; stopped");
                     self.guard_step(f, format!("revisit: {reason}"));
-                    return Err(End::Stopped {
-                        guard: "revisit",
-                        reason,
-                    });
+                    return Err(End::Stopped { guard: "revisit", reason });
                 }
-                OnRevisit::Escalate => match self
-                    .topo
-                    .escalation_target()
-                    .filter(|h| h.kind == AgentKind::Human)
-                {
+                OnRevisit::Escalate => match self.topo.escalation_target().filter(|h| h.kind == AgentKind::Human) {
                     Some(h) => {
-                        let reason =
-                            format!("handoff-history guard: {what}; escalated to {}", h.name);
+                        let reason = format!("handoff-history guard: {what}; escalated to {}", h.name);
                         self.guard_step(f, format!("revisit: {reason}"));
                         target = h.id.clone();
                         policy = ContextPolicy::Full;
@@ -630,14 +484,9 @@ impl<'t> Runner<'t> {
                         escalated = Some(reason);
                     }
                     None => {
-                        let reason = format!(
-                            "handoff-history guard: {what}; no human agent to escalate to, stopped"
-                        );
+                        let reason = format!("handoff-history guard: {what}; no human agent to escalate to, stopped");
                         self.guard_step(f, format!("revisit: {reason}"));
-                        return Err(End::Stopped {
-                            guard: "revisit",
-                            reason,
-                        });
+                        return Err(End::Stopped { guard: "revisit", reason });
                     }
                 },
             }
@@ -647,10 +496,7 @@ impl<'t> Runner<'t> {
             ItemKind::TransferOutput,
             &from,
             NewItem {
-                text: format!(
-                    "{{\"assistant\": {}}}",
-                    serde_json::to_string(&target_name).expect("string")
-                ),
+                text: format!("{{\"assistant\": {}}}", serde_json::to_string(&target_name).expect("string")),
                 call_id: Some(call_id.to_owned()),
                 ..Default::default()
             },
@@ -658,12 +504,7 @@ impl<'t> Runner<'t> {
         f.hist.push(out);
         let sender: Vec<ItemId> = visible(f);
         let from_name = self.name(&from);
-        let ctx = TransferCtx {
-            sender_id: &from,
-            sender_name: &from_name,
-            call,
-            turn: self.turn,
-        };
+        let ctx = TransferCtx { sender_id: &from, sender_name: &from_name, call, turn: self.turn };
         let before = self.store.len();
         let hist = apply_policy(&mut self.store, &policy, &f.hist, new_start, &ctx);
         if self.opts.sink.is_some() {
@@ -704,27 +545,15 @@ impl<'t> Runner<'t> {
         if let Some(reason) = escalated {
             return Err(End::Escalated(reason));
         }
-        if self
-            .topo
-            .agent(&target)
-            .is_some_and(|a| a.kind == AgentKind::Human)
-        {
-            return Err(End::Escalated(format!(
-                "escalated to a human: {target_name}"
-            )));
+        if self.topo.agent(&target).is_some_and(|a| a.kind == AgentKind::Human) {
+            return Err(End::Escalated(format!("escalated to a human: {target_name}")));
         }
         Ok(())
     }
 
     /// A delegation: the target runs nested on the tool input only; its final output returns
     /// to the caller as the tool result. The caller keeps ownership and its whole context.
-    async fn delegate(
-        &mut self,
-        f: &mut Frame,
-        call: ItemId,
-        call_id: &str,
-        edge: &Edge,
-    ) -> Result<(), End> {
+    async fn delegate(&mut self, f: &mut Frame, call: ItemId, call_id: &str, edge: &Edge) -> Result<(), End> {
         let caller = f.owner.clone();
         let target = edge.to.clone();
         let args = self.store.get(call).arguments.clone().unwrap_or_default();
@@ -735,11 +564,7 @@ impl<'t> Runner<'t> {
         let input_item = self.add(
             ItemKind::UserMessage,
             &caller,
-            NewItem {
-                text: input,
-                derived_from: vec![call],
-                ..Default::default()
-            },
+            NewItem { text: input, derived_from: vec![call], ..Default::default() },
         );
         let own = self.own_items(&target);
         let sender = visible(f);
@@ -768,10 +593,7 @@ impl<'t> Runner<'t> {
         let nested = Frame {
             owner: target.clone(),
             own,
-            hist: History {
-                items: vec![input_item],
-                input_len: 1,
-            },
+            hist: History { items: vec![input_item], input_len: 1 },
             turns: 0,
             depth: f.depth + 1,
             handoffs: 0,
@@ -787,11 +609,7 @@ impl<'t> Runner<'t> {
                 });
                 (text, last.into_iter().collect(), String::new())
             }
-            End::Completed(_) => (
-                DELEGATION_FAILED.to_owned(),
-                vec![],
-                "returned an empty answer".to_owned(),
-            ),
+            End::Completed(_) => (DELEGATION_FAILED.to_owned(), vec![], "returned an empty answer".to_owned()),
             End::Stopped { reason, .. } | End::Escalated(reason) | End::Failed(reason) => {
                 (DELEGATION_FAILED.to_owned(), vec![], reason)
             }
@@ -812,10 +630,7 @@ impl<'t> Runner<'t> {
         s.detail = if note.is_empty() {
             format!("{} returned: {}", self.name(&target), clip(&text, 80))
         } else {
-            format!(
-                "{} failed ({note}); the tool returned an error",
-                self.name(&target)
-            )
+            format!("{} failed ({note}); the tool returned an error", self.name(&target))
         };
         self.push_step(s);
         Ok(())
@@ -831,9 +646,5 @@ fn visible(f: &Frame) -> Vec<ItemId> {
 
 fn clip(s: &str, n: usize) -> String {
     let one = s.replace('\n', " ");
-    if one.chars().count() <= n {
-        one
-    } else {
-        format!("{}…", one.chars().take(n).collect::<String>())
-    }
+    if one.chars().count() <= n { one } else { format!("{}…", one.chars().take(n).collect::<String>()) }
 }

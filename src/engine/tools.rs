@@ -22,10 +22,7 @@ pub fn tools_for(t: &Topology, agent_id: &str) -> Vec<ToolSpec> {
             edge: None,
         })
         .collect();
-    for e in t
-        .edges_from(agent_id)
-        .filter(|e| e.kind == EdgeKind::Delegation)
-    {
+    for e in t.edges_from(agent_id).filter(|e| e.kind == EdgeKind::Delegation) {
         out.push(ToolSpec {
             name: t.tool_name(e),
             description: e.description.clone(),
@@ -41,10 +38,7 @@ pub fn tools_for(t: &Topology, agent_id: &str) -> Vec<ToolSpec> {
             edge: Some(e.id.clone()),
         });
     }
-    for e in t
-        .edges_from(agent_id)
-        .filter(|e| e.kind == EdgeKind::Handoff)
-    {
+    for e in t.edges_from(agent_id).filter(|e| e.kind == EdgeKind::Handoff) {
         let target = t.agent(&e.to).map(|a| a.name.as_str()).unwrap_or(&e.to);
         let parameters = match &e.policy {
             ContextPolicy::Fields(fields) => {
@@ -67,10 +61,7 @@ pub fn tools_for(t: &Topology, agent_id: &str) -> Vec<ToolSpec> {
         };
         out.push(ToolSpec {
             name: t.tool_name(e),
-            description: format!(
-                "Handoff to the {target} agent to handle the request. {}",
-                e.description
-            ),
+            description: format!("Handoff to the {target} agent to handle the request. {}", e.description),
             parameters,
             kind: ToolKind::Handoff,
             edge: Some(e.id.clone()),
@@ -85,12 +76,8 @@ pub fn system_prompt(t: &Topology, agent_id: &str) -> String {
         return String::new();
     };
     let mut s = agent.instructions.trim_end().to_owned();
-    let facts: Vec<&str> = t
-        .facts
-        .iter()
-        .filter(|f| f.holders.iter().any(|h| h == agent_id))
-        .map(|f| f.text.as_str())
-        .collect();
+    let facts: Vec<&str> =
+        t.facts.iter().filter(|f| f.holders.iter().any(|h| h == agent_id)).map(|f| f.text.as_str()).collect();
     if !facts.is_empty() {
         s.push_str("\n\nPinned facts:");
         for f in facts {

@@ -22,17 +22,12 @@ fn edge_label(e: &Edge) -> String {
 }
 
 fn mermaid_id(id: &str) -> String {
-    let s: String = id
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect();
+    let s: String = id.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
     format!("n_{s}")
 }
 
 fn mermaid_text(s: &str) -> String {
-    s.replace('"', "#quot;")
-        .replace('<', "#lt;")
-        .replace('>', "#gt;")
+    s.replace('"', "#quot;").replace('<', "#lt;").replace('>', "#gt;")
 }
 
 /// A Mermaid flowchart: `==>` for handoffs, `-.->` for delegations.
@@ -80,12 +75,7 @@ pub fn to_mermaid(t: &Topology) -> String {
 }
 
 fn dot_str(s: &str) -> String {
-    format!(
-        "\"{}\"",
-        s.replace('\\', "\\\\")
-            .replace('"', "\\\"")
-            .replace('\n', "\\n")
-    )
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n"))
 }
 
 /// A Graphviz digraph: bold solid edges for handoffs, dashed edges with an empty arrowhead
@@ -97,22 +87,14 @@ pub fn to_dot(t: &Topology) -> String {
     );
     for a in &t.agents {
         let model = model_line(t, &a.id);
-        let label = if model.is_empty() {
-            a.name.clone()
-        } else {
-            format!("{}\n{model}", a.name)
-        };
+        let label = if model.is_empty() { a.name.clone() } else { format!("{}\n{model}", a.name) };
         let shape = match a.kind {
             AgentKind::Agent => "",
             AgentKind::Supervisor => ", shape=box3d",
             AgentKind::Human => ", shape=ellipse",
         };
         let entry = if a.id == t.entry { ", penwidth=2" } else { "" };
-        out.push_str(&format!(
-            "  {} [label={}{shape}{entry}];\n",
-            dot_str(&a.id),
-            dot_str(&label)
-        ));
+        out.push_str(&format!("  {} [label={}{shape}{entry}];\n", dot_str(&a.id), dot_str(&label)));
     }
     for e in &t.edges {
         let style = match e.kind {

@@ -2,9 +2,7 @@
 //! handoff edge with its context policy mapped to the SDK, `as_tool()` per delegation, mock tools
 //! as `FunctionTool`s, and `max_turns` from the guards.
 
-use crate::topology::{
-    Agent, AgentKind, ContextPolicy, EdgeKind, FieldSpec, ModelRef, Provider, Topology, snake_case,
-};
+use crate::topology::{Agent, AgentKind, ContextPolicy, EdgeKind, FieldSpec, ModelRef, Provider, Topology, snake_case};
 use std::collections::HashMap;
 
 /// A Python string literal (JSON strings are valid Python string literals).
@@ -69,9 +67,7 @@ fn pascal(s: &str) -> String {
         .filter(|p| !p.is_empty())
         .map(|p| {
             let mut c = p.chars();
-            c.next()
-                .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
-                .unwrap_or_default()
+            c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
         })
         .collect()
 }
@@ -168,9 +164,7 @@ pub fn to_openai_agents_py(t: &Topology) -> String {
     out.push_str(PRELUDE);
     out.push_str(&format!("\n\nMAX_TURNS = {}\n", t.guards.max_turns));
     if let Some(n) = t.guards.max_handoffs {
-        out.push_str(&format!(
-            "MAX_HANDOFFS = {n}  # enforce with a RunHooks.on_handoff counter\n"
-        ));
+        out.push_str(&format!("MAX_HANDOFFS = {n}  # enforce with a RunHooks.on_handoff counter\n"));
     }
 
     // Structured handoff inputs.
@@ -203,31 +197,18 @@ pub fn to_openai_agents_py(t: &Topology) -> String {
             let tool = t.tool_name(e);
             match e.kind {
                 EdgeKind::Handoff => {
-                    let mut args = vec![
-                        target.clone(),
-                        format!("tool_name_override={}", py_str(&tool)),
-                    ];
+                    let mut args = vec![target.clone(), format!("tool_name_override={}", py_str(&tool))];
                     if !e.description.is_empty() {
-                        args.push(format!(
-                            "tool_description_override={}",
-                            py_str(&e.description)
-                        ));
+                        args.push(format!("tool_description_override={}", py_str(&e.description)));
                     }
                     match &e.policy {
                         ContextPolicy::Full => {}
-                        ContextPolicy::RemoveTools => {
-                            args.push("input_filter=handoff_filters.remove_all_tools".into())
-                        }
+                        ContextPolicy::RemoveTools => args.push("input_filter=handoff_filters.remove_all_tools".into()),
                         ContextPolicy::NestSummary => args.push("nest_handoff_history=True".into()),
-                        ContextPolicy::LastN(n) => {
-                            args.push(format!("input_filter=_keep_last({n})"))
-                        }
-                        ContextPolicy::None => {
-                            args.push("input_filter=_latest_user_message".into())
-                        }
+                        ContextPolicy::LastN(n) => args.push(format!("input_filter=_keep_last({n})")),
+                        ContextPolicy::None => args.push("input_filter=_latest_user_message".into()),
                         ContextPolicy::Fields(fields) => {
-                            let names: Vec<String> =
-                                fields.iter().map(|f| py_str(&f.name)).collect();
+                            let names: Vec<String> = fields.iter().map(|f| py_str(&f.name)).collect();
                             args.push(format!("input_type={}Input", pascal(&e.id)));
                             args.push("on_handoff=_ignore_input".into());
                             args.push(format!(
@@ -283,12 +264,7 @@ pub fn to_openai_agents_py(t: &Topology) -> String {
 fn agent_def(t: &Topology, a: &Agent, vars: &HashMap<String, String>) -> String {
     let mut args = vec![format!("name={}", py_str(&a.name))];
     let mut instructions = a.instructions.clone();
-    let facts: Vec<&str> = t
-        .facts
-        .iter()
-        .filter(|f| f.holders.contains(&a.id))
-        .map(|f| f.text.as_str())
-        .collect();
+    let facts: Vec<&str> = t.facts.iter().filter(|f| f.holders.contains(&a.id)).map(|f| f.text.as_str()).collect();
     if !facts.is_empty() {
         instructions.push_str("\n\nPinned facts:\n");
         for f in facts {
@@ -296,8 +272,7 @@ fn agent_def(t: &Topology, a: &Agent, vars: &HashMap<String, String>) -> String 
         }
     }
     if a.kind == AgentKind::Human {
-        instructions =
-            format!("(Human escalation point: a person takes over here.) {instructions}");
+        instructions = format!("(Human escalation point: a person takes over here.) {instructions}");
     }
     args.push(format!("instructions={}", py_str(instructions.trim_end())));
     if let Some(m) = &a.model {

@@ -6,19 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Serialize,
-    Deserialize,
-    JsonSchema,
-    ts_rs::TS,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
     Error,
@@ -69,18 +57,8 @@ pub const CODES: &[(&str, Severity)] = &[
 ];
 
 fn finding(code: &str, message: String, agents: Vec<String>, edges: Vec<String>) -> Finding {
-    let severity = CODES
-        .iter()
-        .find(|(c, _)| *c == code)
-        .map(|(_, s)| *s)
-        .unwrap_or(Severity::Error);
-    Finding {
-        code: code.into(),
-        severity,
-        message,
-        agents,
-        edges,
-    }
+    let severity = CODES.iter().find(|(c, _)| *c == code).map(|(_, s)| *s).unwrap_or(Severity::Error);
+    Finding { code: code.into(), severity, message, agents, edges }
 }
 
 /// True when any finding is an error.
@@ -91,19 +69,12 @@ pub fn has_errors(findings: &[Finding]) -> bool {
 /// Runs every rule. Findings are sorted by severity, then code, then ids.
 pub fn lint(t: &Topology) -> Vec<Finding> {
     let mut out = vec![];
-    let name = |id: &str| {
-        t.agent(id)
-            .map(|a| a.name.clone())
-            .unwrap_or_else(|| id.to_owned())
-    };
+    let name = |id: &str| t.agent(id).map(|a| a.name.clone()).unwrap_or_else(|| id.to_owned());
 
     if t.agent(&t.entry).is_none() {
         out.push(finding(
             "missing-entry",
-            format!(
-                "the entry agent '{}' does not exist; set `entry` to one of the agents' ids",
-                t.entry
-            ),
+            format!("the entry agent '{}' does not exist; set `entry` to one of the agents' ids", t.entry),
             vec![t.entry.clone()],
             vec![],
         ));
@@ -121,11 +92,7 @@ pub fn lint(t: &Topology) -> Vec<Finding> {
         ));
     }
     for e in &t.edges {
-        let missing: Vec<String> = [&e.from, &e.to]
-            .into_iter()
-            .filter(|id| t.agent(id).is_none())
-            .cloned()
-            .collect();
+        let missing: Vec<String> = [&e.from, &e.to].into_iter().filter(|id| t.agent(id).is_none()).cloned().collect();
         if !missing.is_empty() {
             out.push(finding(
                 "missing-agent",
@@ -144,11 +111,7 @@ pub fn lint(t: &Topology) -> Vec<Finding> {
 
     let g = TopologyGraph::build(t);
     for (agents, edges) in g.cycles(EdgeKind::Handoff) {
-        let path = agents
-            .iter()
-            .map(|a| name(a))
-            .collect::<Vec<_>>()
-            .join(" → ");
+        let path = agents.iter().map(|a| name(a)).collect::<Vec<_>>().join(" → ");
         out.push(finding(
             "handoff-cycle",
             format!(
@@ -171,16 +134,8 @@ pub fn lint(t: &Topology) -> Vec<Finding> {
             ));
         }
     }
-    for e in t
-        .edges
-        .iter()
-        .filter(|e| e.kind == EdgeKind::Handoff && e.from < e.to)
-    {
-        if let Some(back) = t
-            .edges
-            .iter()
-            .find(|b| b.kind == EdgeKind::Handoff && b.from == e.to && b.to == e.from)
-        {
+    for e in t.edges.iter().filter(|e| e.kind == EdgeKind::Handoff && e.from < e.to) {
+        if let Some(back) = t.edges.iter().find(|b| b.kind == EdgeKind::Handoff && b.from == e.to && b.to == e.from) {
             out.push(finding(
                 "handoff-back-to-source",
                 format!(
@@ -196,11 +151,7 @@ pub fn lint(t: &Topology) -> Vec<Finding> {
         }
     }
     for (agents, edges) in g.cycles(EdgeKind::Delegation) {
-        let path = agents
-            .iter()
-            .map(|a| name(a))
-            .collect::<Vec<_>>()
-            .join(" → ");
+        let path = agents.iter().map(|a| name(a)).collect::<Vec<_>>().join(" → ");
         out.push(finding(
             "delegation-cycle",
             format!(
@@ -233,16 +184,12 @@ pub fn lint(t: &Topology) -> Vec<Finding> {
     for a in &t.agents {
         let mut seen: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for tool in &a.tools {
-            seen.entry(tool.name.clone())
-                .or_default()
-                .push(format!("tool {}", tool.name));
+            seen.entry(tool.name.clone()).or_default().push(format!("tool {}", tool.name));
         }
         let mut edge_ids: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for e in t.edges_from(&a.id) {
             let tn = t.tool_name(e);
-            seen.entry(tn.clone())
-                .or_default()
-                .push(format!("{} to {}", e.kind.as_str(), e.to));
+            seen.entry(tn.clone()).or_default().push(format!("{} to {}", e.kind.as_str(), e.to));
             edge_ids.entry(tn).or_default().push(e.id.clone());
         }
         for (tool, users) in seen.iter().filter(|(_, u)| u.len() > 1) {
@@ -262,10 +209,7 @@ pub fn lint(t: &Topology) -> Vec<Finding> {
         if a.kind != AgentKind::Human && a.model.is_none() {
             out.push(finding(
                 "missing-model",
-                format!(
-                    "{} has no model; runs use the mock provider for it. Set `model: {{provider, name}}`",
-                    a.name
-                ),
+                format!("{} has no model; runs use the mock provider for it. Set `model: {{provider, name}}`", a.name),
                 vec![a.id.clone()],
                 vec![],
             ));
@@ -317,9 +261,7 @@ pub fn lint(t: &Topology) -> Vec<Finding> {
         }
     }
     let escalates = t.guards.on_revisit == OnRevisit::Escalate;
-    let human_ok = t
-        .escalation_target()
-        .is_some_and(|a| a.kind == AgentKind::Human);
+    let human_ok = t.escalation_target().is_some_and(|a| a.kind == AgentKind::Human);
     if escalates && !human_ok {
         out.push(finding(
             "escalate-without-human",
@@ -330,8 +272,6 @@ pub fn lint(t: &Topology) -> Vec<Finding> {
             vec![],
         ));
     }
-    out.sort_by(|a, b| {
-        (a.severity, &a.code, &a.agents, &a.edges).cmp(&(b.severity, &b.code, &b.agents, &b.edges))
-    });
+    out.sort_by(|a, b| (a.severity, &a.code, &a.agents, &a.edges).cmp(&(b.severity, &b.code, &b.agents, &b.edges)));
     out
 }

@@ -14,10 +14,7 @@ pub struct MockModel {
 
 impl MockModel {
     pub fn new(scenario: Scenario) -> MockModel {
-        MockModel {
-            scenario,
-            delay: None,
-        }
+        MockModel { scenario, delay: None }
     }
 
     /// Answers after `delay`, like a model with latency.
@@ -38,9 +35,7 @@ fn matches(w: &MockWhen, req: &ModelRequest<'_>) -> bool {
     }
     let contains = |needle: &str| {
         let n = normalize(needle);
-        req.context
-            .iter()
-            .any(|i| !i.kind.is_own() && normalize(&i.searchable()).contains(&n))
+        req.context.iter().any(|i| !i.kind.is_own() && normalize(&i.searchable()).contains(&n))
     };
     if w.contains.as_deref().is_some_and(|c| !contains(c)) {
         return false;
@@ -50,10 +45,7 @@ fn matches(w: &MockWhen, req: &ModelRequest<'_>) -> bool {
     }
     let ids: Vec<_> = req.context.iter().map(|i| i.id).collect();
     let present = |fact: &str| {
-        req.facts
-            .iter()
-            .find(|f| f.id == fact)
-            .is_some_and(|f| fact_presence(req.store, f, &ids) != Presence::Absent)
+        req.facts.iter().find(|f| f.id == fact).is_some_and(|f| fact_presence(req.store, f, &ids) != Presence::Absent)
     };
     if w.fact_present.as_deref().is_some_and(|f| !present(f)) {
         return false;
@@ -73,12 +65,7 @@ fn matches(w: &MockWhen, req: &ModelRequest<'_>) -> bool {
 impl MockModel {
     fn answer(&self, req: &ModelRequest<'_>) -> Result<ModelResponse, ModelError> {
         let agent = &req.agent.id;
-        let rules: &[MockRule] = self
-            .scenario
-            .scripts
-            .get(agent)
-            .map(Vec::as_slice)
-            .unwrap_or(&[]);
+        let rules: &[MockRule] = self.scenario.scripts.get(agent).map(Vec::as_slice).unwrap_or(&[]);
         let rule = rules.iter().find(|r| matches(&r.when, req)).ok_or_else(|| {
             ModelError::Script(format!(
                 "mock script of scenario '{}' has no rule for agent '{agent}' that matches its call {}; \
@@ -97,10 +84,7 @@ impl MockModel {
             output.push(OutputItem::Call {
                 name: c.tool.clone(),
                 arguments: c.args.to_string(),
-                call_id: c
-                    .id
-                    .clone()
-                    .unwrap_or_else(|| format!("call_{}_{}", req.turn, i + 1)),
+                call_id: c.id.clone().unwrap_or_else(|| format!("call_{}_{}", req.turn, i + 1)),
             });
         }
         if output.is_empty() {
@@ -114,35 +98,21 @@ impl MockModel {
                 .context
                 .iter()
                 .filter(|i| !i.kind.is_own())
-                .map(|i| {
-                    estimate_tokens(&i.text) + i.arguments.as_deref().map_or(0, estimate_tokens)
-                })
+                .map(|i| estimate_tokens(&i.text) + i.arguments.as_deref().map_or(0, estimate_tokens))
                 .sum::<u64>();
         let output_tokens = output
             .iter()
             .map(|o| match o {
                 OutputItem::Reasoning(t) | OutputItem::Message(t) => estimate_tokens(t),
-                OutputItem::Call {
-                    name, arguments, ..
-                } => estimate_tokens(name) + estimate_tokens(arguments),
+                OutputItem::Call { name, arguments, .. } => estimate_tokens(name) + estimate_tokens(arguments),
             })
             .sum();
-        Ok(ModelResponse {
-            output,
-            usage: Usage {
-                input_tokens,
-                output_tokens,
-            },
-            exchange: None,
-        })
+        Ok(ModelResponse { output, usage: Usage { input_tokens, output_tokens }, exchange: None })
     }
 }
 
 impl Model for MockModel {
-    fn respond<'a>(
-        &'a self,
-        req: ModelRequest<'a>,
-    ) -> BoxFuture<'a, Result<ModelResponse, ModelError>> {
+    fn respond<'a>(&'a self, req: ModelRequest<'a>) -> BoxFuture<'a, Result<ModelResponse, ModelError>> {
         let r = self.answer(&req);
         match self.delay {
             None => Box::pin(std::future::ready(r)),

@@ -2,8 +2,19 @@
 //! items and tools, and gets back output items and token usage. The mock provider (scripted,
 //! offline, deterministic) is the default.
 
+pub mod anthropic;
+mod check;
+pub mod gemini;
+pub mod http;
+pub mod keys;
+mod live;
 mod mock;
+pub mod openai_chat;
+pub mod openai_responses;
+pub mod wire;
 
+pub use check::{ProviderStatus, REAL, check_all};
+pub use live::LiveModels;
 pub use mock::{MockModel, estimate_tokens};
 
 use crate::context::{Item, ItemStore};
@@ -54,11 +65,7 @@ pub struct ModelRequest<'a> {
 pub enum OutputItem {
     Reasoning(String),
     Message(String),
-    Call {
-        name: String,
-        arguments: String,
-        call_id: String,
-    },
+    Call { name: String, arguments: String, call_id: String },
 }
 
 /// Token counts of one call (the provider's own figures; an estimate for the mock).
@@ -89,11 +96,7 @@ pub enum ModelError {
     #[error("{0}")]
     Script(String),
     #[error("{provider} returned HTTP {status}: {message}")]
-    Http {
-        provider: String,
-        status: u16,
-        message: String,
-    },
+    Http { provider: String, status: u16, message: String },
     #[error("{provider}: {message}")]
     Transport { provider: String, message: String },
     #[error("{provider}: unexpected response: {message}")]
@@ -119,10 +122,7 @@ impl ModelError {
 
 /// A model provider.
 pub trait Model: Send + Sync {
-    fn respond<'a>(
-        &'a self,
-        req: ModelRequest<'a>,
-    ) -> BoxFuture<'a, Result<ModelResponse, ModelError>>;
+    fn respond<'a>(&'a self, req: ModelRequest<'a>) -> BoxFuture<'a, Result<ModelResponse, ModelError>>;
 }
 
 /// Chooses the model for each agent of a run.

@@ -33,9 +33,7 @@ pub enum StoreError {
     Corrupt { url: String, detail: String },
     #[error("cannot open the store at {url}: {detail}")]
     Open { url: String, detail: String },
-    #[error(
-        "unsupported store URL '{0}': use a SQLite path or sqlite://PATH, or postgres://USER@HOST/DB"
-    )]
+    #[error("unsupported store URL '{0}': use a SQLite path or sqlite://PATH, or postgres://USER@HOST/DB")]
     Url(String),
     #[error("no run with id '{0}' in the store; `baton runs list` shows the runs")]
     NoRun(String),
@@ -82,9 +80,7 @@ pub fn default_url() -> String {
     if let Some(u) = std::env::var("BATON_DB").ok().filter(|u| !u.is_empty()) {
         return u;
     }
-    let dir = dirs::data_dir()
-        .unwrap_or_else(|| PathBuf::from("."))
-        .join("baton");
+    let dir = dirs::data_dir().unwrap_or_else(|| PathBuf::from(".")).join("baton");
     dir.join("baton.db").display().to_string()
 }
 
@@ -93,19 +89,10 @@ fn classify(url: &str, e: sqlx::Error) -> StoreError {
     let lower = detail.to_lowercase();
     if lower.contains("locked") || lower.contains("busy") {
         StoreError::Locked { url: url.into() }
-    } else if lower.contains("not a database")
-        || lower.contains("malformed")
-        || lower.contains("corrupt")
-    {
-        StoreError::Corrupt {
-            url: url.into(),
-            detail,
-        }
+    } else if lower.contains("not a database") || lower.contains("malformed") || lower.contains("corrupt") {
+        StoreError::Corrupt { url: url.into(), detail }
     } else {
-        StoreError::Open {
-            url: url.into(),
-            detail,
-        }
+        StoreError::Open { url: url.into(), detail }
     }
 }
 
@@ -115,40 +102,27 @@ impl Store {
     /// interrupted. A newer, locked or corrupt store is refused without changing it.
     pub async fn open(url: &str) -> Result<Store, StoreError> {
         install_default_drivers();
-        let (backend, conn_url) =
-            if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-                (Backend::Postgres, url.to_owned())
-            } else if let Some(path) = url
-                .strip_prefix("sqlite://")
-                .or(Some(url))
-                .filter(|p| !p.contains("://"))
-            {
-                let p = PathBuf::from(path);
-                if let Some(parent) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
-                    std::fs::create_dir_all(parent).map_err(|e| StoreError::Open {
-                        url: url.into(),
-                        detail: format!("cannot create {}: {e}", parent.display()),
-                    })?;
-                }
-                (
-                    Backend::Sqlite,
-                    format!("sqlite://{}?mode=rwc", p.display()),
-                )
-            } else {
-                return Err(StoreError::Url(url.into()));
-            };
+        let (backend, conn_url) = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            (Backend::Postgres, url.to_owned())
+        } else if let Some(path) = url.strip_prefix("sqlite://").or(Some(url)).filter(|p| !p.contains("://")) {
+            let p = PathBuf::from(path);
+            if let Some(parent) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(parent).map_err(|e| StoreError::Open {
+                    url: url.into(),
+                    detail: format!("cannot create {}: {e}", parent.display()),
+                })?;
+            }
+            (Backend::Sqlite, format!("sqlite://{}?mode=rwc", p.display()))
+        } else {
+            return Err(StoreError::Url(url.into()));
+        };
         let sqlite = backend == Backend::Sqlite;
         // One probing connection first: it reports the real reason a store cannot be opened
         // (a pool would only time out) and refuses a newer or foreign store before any write.
         {
-            let mut probe = AnyConnection::connect(&conn_url)
-                .await
-                .map_err(|e| classify(url, e))?;
+            let mut probe = AnyConnection::connect(&conn_url).await.map_err(|e| classify(url, e))?;
             if sqlite {
-                probe
-                    .execute("PRAGMA busy_timeout = 2000")
-                    .await
-                    .map_err(|e| classify(url, e))?;
+                probe.execute("PRAGMA busy_timeout = 2000").await.map_err(|e| classify(url, e))?;
             }
             check_schema(&mut probe, backend, url).await?;
             let _ = probe.close().await;
@@ -169,29 +143,15 @@ impl Store {
             .connect(&conn_url)
             .await
             .map_err(|e| classify(url, e))?;
-        let store = Store {
-            pool,
-            backend,
-            url: url.to_owned(),
-        };
+        let store = Store { pool, backend, url: url.to_owned() };
         if sqlite {
             // Switching to WAL writes the header: only after the checks above passed.
-            sqlx::query("PRAGMA journal_mode = WAL")
-                .execute(&store.pool)
-                .await
-                .map_err(|e| classify(url, e))?;
+            sqlx::query("PRAGMA journal_mode = WAL").execute(&store.pool).await.map_err(|e| classify(url, e))?;
         }
-        let migrator = if sqlite {
-            &SQLITE_MIGRATIONS
-        } else {
-            &POSTGRES_MIGRATIONS
-        };
+        let migrator = if sqlite { &SQLITE_MIGRATIONS } else { &POSTGRES_MIGRATIONS };
         migrator.run(&store.pool).await.map_err(|e| match e {
             sqlx::migrate::MigrateError::Execute(e) => classify(url, e),
-            other => StoreError::Open {
-                url: url.into(),
-                detail: other.to_string(),
-            },
+            other => StoreError::Open { url: url.into(), detail: other.to_string() },
         })?;
         store.mark_interrupted().await?;
         Ok(store)
@@ -237,22 +197,15 @@ impl Store {
     pub async fn size_bytes(&self) -> Result<u64, StoreError> {
         match self.backend {
             Backend::Sqlite => {
-                sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
-                    .execute(&self.pool)
-                    .await?;
-                let pages: i64 = sqlx::query_scalar("PRAGMA page_count")
-                    .fetch_one(&self.pool)
-                    .await?;
-                let size: i64 = sqlx::query_scalar("PRAGMA page_size")
-                    .fetch_one(&self.pool)
-                    .await?;
+                sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)").execute(&self.pool).await?;
+                let pages: i64 = sqlx::query_scalar("PRAGMA page_count").fetch_one(&self.pool).await?;
+                let size: i64 = sqlx::query_scalar("PRAGMA page_size").fetch_one(&self.pool).await?;
                 Ok((pages * size) as u64)
             }
             Backend::Postgres => {
-                let n: i64 =
-                    sqlx::query_scalar("SELECT pg_database_size(current_database())::BIGINT")
-                        .fetch_one(&self.pool)
-                        .await?;
+                let n: i64 = sqlx::query_scalar("SELECT pg_database_size(current_database())::BIGINT")
+                    .fetch_one(&self.pool)
+                    .await?;
                 Ok(n as u64)
             }
         }
@@ -264,20 +217,13 @@ impl Store {
 }
 
 /// Refuses a store from a newer Baton and a file that is not a database, before any write.
-async fn check_schema(
-    conn: &mut AnyConnection,
-    backend: Backend,
-    url: &str,
-) -> Result<(), StoreError> {
+async fn check_schema(conn: &mut AnyConnection, backend: Backend, url: &str) -> Result<(), StoreError> {
     let probe = if backend == Backend::Sqlite {
         "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = '_sqlx_migrations'"
     } else {
         "SELECT COUNT(*) FROM information_schema.tables WHERE table_name = '_sqlx_migrations'"
     };
-    let n: i64 = sqlx::query_scalar(probe)
-        .fetch_one(&mut *conn)
-        .await
-        .map_err(|e| classify(url, e))?;
+    let n: i64 = sqlx::query_scalar(probe).fetch_one(&mut *conn).await.map_err(|e| classify(url, e))?;
     if n == 0 {
         return Ok(());
     }
@@ -285,18 +231,10 @@ async fn check_schema(
         .fetch_one(&mut *conn)
         .await
         .map_err(|e| classify(url, e))?;
-    let migrator = if backend == Backend::Sqlite {
-        &SQLITE_MIGRATIONS
-    } else {
-        &POSTGRES_MIGRATIONS
-    };
+    let migrator = if backend == Backend::Sqlite { &SQLITE_MIGRATIONS } else { &POSTGRES_MIGRATIONS };
     let known = migrator.iter().map(|m| m.version).max().unwrap_or(0);
     match found {
-        Some(f) if f > known => Err(StoreError::NewerSchema {
-            url: url.into(),
-            found: f,
-            known,
-        }),
+        Some(f) if f > known => Err(StoreError::NewerSchema { url: url.into(), found: f, known }),
         _ => Ok(()),
     }
 }

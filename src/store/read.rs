@@ -75,8 +75,7 @@ pub struct TransferView {
 }
 
 fn status_of(s: &str) -> OutcomeStatus {
-    serde_json::from_value(serde_json::Value::String(s.to_owned()))
-        .unwrap_or(OutcomeStatus::Interrupted)
+    serde_json::from_value(serde_json::Value::String(s.to_owned())).unwrap_or(OutcomeStatus::Interrupted)
 }
 
 fn summary(row: &AnyRow) -> Result<RunSummary, StoreError> {
@@ -125,22 +124,22 @@ impl Store {
                 .await?
             }
             None => {
-                sqlx::query(sqlx::AssertSqlSafe(format!("SELECT {RUN_COLUMNS} FROM runs ORDER BY started_at DESC, id DESC")))
-                    .fetch_all(self.pool())
-                    .await?
+                sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "SELECT {RUN_COLUMNS} FROM runs ORDER BY started_at DESC, id DESC"
+                )))
+                .fetch_all(self.pool())
+                .await?
             }
         };
         rows.iter().map(summary).collect()
     }
 
     pub async fn run_summary(&self, run: &str) -> Result<RunSummary, StoreError> {
-        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "SELECT {RUN_COLUMNS} FROM runs WHERE id = $1"
-        )))
-        .bind(run.to_owned())
-        .fetch_optional(self.pool())
-        .await?
-        .ok_or_else(|| StoreError::NoRun(run.into()))?;
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!("SELECT {RUN_COLUMNS} FROM runs WHERE id = $1")))
+            .bind(run.to_owned())
+            .fetch_optional(self.pool())
+            .await?
+            .ok_or_else(|| StoreError::NoRun(run.into()))?;
         summary(&row)
     }
 
@@ -153,8 +152,7 @@ impl Store {
         .fetch_optional(self.pool())
         .await?;
         let body = body.ok_or_else(|| StoreError::NoRun(run.into()))?;
-        serde_json::from_str(&body)
-            .map_err(|e| StoreError::Damaged(format!("topology of run {run}: {e}")))
+        serde_json::from_str(&body).map_err(|e| StoreError::Damaged(format!("topology of run {run}: {e}")))
     }
 
     /// Items by id, in the order asked (unknown ids are an error: the store is damaged).
@@ -172,19 +170,13 @@ impl Store {
             }
             for row in q.fetch_all(self.pool()).await? {
                 let body: String = row.try_get(0)?;
-                let item: Item = serde_json::from_str(&body)
-                    .map_err(|e| StoreError::Damaged(format!("item: {e}")))?;
+                let item: Item = serde_json::from_str(&body).map_err(|e| StoreError::Damaged(format!("item: {e}")))?;
                 found.insert(item.id, item);
             }
         }
         wanted
             .iter()
-            .map(|id| {
-                found
-                    .get(id)
-                    .cloned()
-                    .ok_or_else(|| StoreError::Damaged(format!("item {id} is missing")))
-            })
+            .map(|id| found.get(id).cloned().ok_or_else(|| StoreError::Damaged(format!("item {id} is missing"))))
             .collect()
     }
 
@@ -214,14 +206,9 @@ impl Store {
             depth: row.try_get::<i64, _>("depth")? as u32,
             context: vec![],
             output: ids(row.try_get("output")?)?,
-            transfer: row
-                .try_get::<Option<i64>, _>("transfer_idx")?
-                .map(|t| t as u32),
+            transfer: row.try_get::<Option<i64>, _>("transfer_idx")?.map(|t| t as u32),
             detail: row.try_get("detail")?,
-            usage: input.map(|i| Usage {
-                input_tokens: i as u64,
-                output_tokens: output_tokens.unwrap_or(0) as u64,
-            }),
+            usage: input.map(|i| Usage { input_tokens: i as u64, output_tokens: output_tokens.unwrap_or(0) as u64 }),
             exchange: exchange.and_then(|e| serde_json::from_str(&e).ok()),
         };
         Ok((step, row.try_get("snapshot")?))
@@ -237,20 +224,17 @@ impl Store {
         .fetch_optional(self.pool())
         .await?
         .ok_or_else(|| StoreError::Damaged(format!("run {run} has no transfer {idx}")))?;
-        let facts: Vec<(String, String)> =
-            sqlx::query_as("SELECT fact_id, status FROM fact_checks WHERE run_id = $1 AND transfer_idx = $2 ORDER BY fact_id")
-                .bind(run.to_owned())
-                .bind(idx as i64)
-                .fetch_all(self.pool())
-                .await?;
+        let facts: Vec<(String, String)> = sqlx::query_as(
+            "SELECT fact_id, status FROM fact_checks WHERE run_id = $1 AND transfer_idx = $2 ORDER BY fact_id",
+        )
+        .bind(run.to_owned())
+        .bind(idx as i64)
+        .fetch_all(self.pool())
+        .await?;
         let kind: String = row.try_get("kind")?;
         Ok(Transfer {
             step: row.try_get::<i64, _>("step")? as u32,
-            kind: if kind == "delegation" {
-                EdgeKind::Delegation
-            } else {
-                EdgeKind::Handoff
-            },
+            kind: if kind == "delegation" { EdgeKind::Delegation } else { EdgeKind::Handoff },
             from: row.try_get("from_agent")?,
             to: row.try_get("to_agent")?,
             edge: row.try_get("edge")?,
@@ -265,8 +249,7 @@ impl Store {
                 .into_iter()
                 .map(|(id, s)| FactCheck {
                     id,
-                    status: serde_json::from_value(serde_json::Value::String(s))
-                        .unwrap_or(FactStatus::Absent),
+                    status: serde_json::from_value(serde_json::Value::String(s)).unwrap_or(FactStatus::Absent),
                 })
                 .collect(),
         })
@@ -275,30 +258,18 @@ impl Store {
     /// A transfer with every item its diff names.
     pub async fn transfer_view(&self, run: &str, idx: u32) -> Result<TransferView, StoreError> {
         let transfer = self.transfer_row(run, idx).await?;
-        let mut wanted: Vec<ItemId> = transfer
-            .sender
-            .iter()
-            .chain(&transfer.receiver)
-            .copied()
-            .collect();
+        let mut wanted: Vec<ItemId> = transfer.sender.iter().chain(&transfer.receiver).copied().collect();
         let mut items = self.items(&wanted).await?;
         // Sources of transformed items may lie outside both contexts (e.g. a fact's item).
-        let extra: Vec<ItemId> = items
-            .iter()
-            .flat_map(|i| i.derived_from.iter().copied())
-            .filter(|d| !wanted.contains(d))
-            .collect();
+        let extra: Vec<ItemId> =
+            items.iter().flat_map(|i| i.derived_from.iter().copied()).filter(|d| !wanted.contains(d)).collect();
         if !extra.is_empty() {
             items.extend(self.items(&extra).await?);
             wanted.extend(extra);
         }
         let mut seen = std::collections::HashSet::new();
         items.retain(|i| seen.insert(i.id));
-        Ok(TransferView {
-            index: idx,
-            transfer,
-            items,
-        })
+        Ok(TransferView { index: idx, transfer, items })
     }
 
     /// Everything the debugger shows at step `k` of a run.
@@ -309,11 +280,7 @@ impl Store {
             .bind(k as i64)
             .fetch_optional(self.pool())
             .await?
-            .ok_or(StoreError::NoStep {
-                run: run.into(),
-                step: k,
-                count,
-            })?;
+            .ok_or(StoreError::NoStep { run: run.into(), step: k, count })?;
         let (mut step, snap) = Self::step_from_row(&row)?;
         step.context = self.snapshot_ids(run, snap).await?;
         let context = self.items(&step.context).await?;
@@ -323,35 +290,21 @@ impl Store {
             None => None,
         };
         let (prev_transfer, next_transfer) = self.neighbour_transfers(run, k).await?;
-        Ok(StepView {
-            step,
-            context,
-            output,
-            transfer,
-            step_count: count,
-            prev_transfer,
-            next_transfer,
-        })
+        Ok(StepView { step, context, output, transfer, step_count: count, prev_transfer, next_transfer })
     }
 
     /// The steps of the nearest transfers before and after step `k`.
-    pub async fn neighbour_transfers(
-        &self,
-        run: &str,
-        k: u32,
-    ) -> Result<(Option<u32>, Option<u32>), StoreError> {
-        let prev: Option<i64> =
-            sqlx::query_scalar("SELECT MAX(step) FROM transfers WHERE run_id = $1 AND step < $2")
-                .bind(run.to_owned())
-                .bind(k as i64)
-                .fetch_one(self.pool())
-                .await?;
-        let next: Option<i64> =
-            sqlx::query_scalar("SELECT MIN(step) FROM transfers WHERE run_id = $1 AND step > $2")
-                .bind(run.to_owned())
-                .bind(k as i64)
-                .fetch_one(self.pool())
-                .await?;
+    pub async fn neighbour_transfers(&self, run: &str, k: u32) -> Result<(Option<u32>, Option<u32>), StoreError> {
+        let prev: Option<i64> = sqlx::query_scalar("SELECT MAX(step) FROM transfers WHERE run_id = $1 AND step < $2")
+            .bind(run.to_owned())
+            .bind(k as i64)
+            .fetch_one(self.pool())
+            .await?;
+        let next: Option<i64> = sqlx::query_scalar("SELECT MIN(step) FROM transfers WHERE run_id = $1 AND step > $2")
+            .bind(run.to_owned())
+            .bind(k as i64)
+            .fetch_one(self.pool())
+            .await?;
         Ok((prev.map(|s| s as u32), next.map(|s| s as u32)))
     }
 
@@ -378,11 +331,12 @@ impl Store {
         .bind(run.to_owned())
         .fetch_all(self.pool())
         .await?;
-        let facts: Vec<(i64, String, String)> =
-            sqlx::query_as("SELECT transfer_idx, fact_id, status FROM fact_checks WHERE run_id = $1 ORDER BY transfer_idx, fact_id")
-                .bind(run.to_owned())
-                .fetch_all(self.pool())
-                .await?;
+        let facts: Vec<(i64, String, String)> = sqlx::query_as(
+            "SELECT transfer_idx, fact_id, status FROM fact_checks WHERE run_id = $1 ORDER BY transfer_idx, fact_id",
+        )
+        .bind(run.to_owned())
+        .fetch_all(self.pool())
+        .await?;
         let mut transfers = Vec::with_capacity(rows.len());
         for row in &rows {
             let idx: i64 = row.try_get("idx")?;
@@ -405,7 +359,8 @@ impl Store {
                     .filter(|(t, _, _)| *t == idx)
                     .map(|(_, id, s)| FactCheck {
                         id: id.clone(),
-                        status: serde_json::from_value(serde_json::Value::String(s.clone())).unwrap_or(FactStatus::Absent),
+                        status: serde_json::from_value(serde_json::Value::String(s.clone()))
+                            .unwrap_or(FactStatus::Absent),
                     })
                     .collect(),
             });
@@ -437,21 +392,12 @@ impl Store {
         .bind(run.to_owned())
         .execute(&mut *tx)
         .await?;
-        for table in [
-            "fact_checks",
-            "transfers",
-            "steps",
-            "snapshots",
-            "run_items",
-            "runs",
-        ] {
+        for table in ["fact_checks", "transfers", "steps", "snapshots", "run_items", "runs"] {
             let col = if table == "runs" { "id" } else { "run_id" };
-            sqlx::query(sqlx::AssertSqlSafe(format!(
-                "DELETE FROM {table} WHERE {col} = $1"
-            )))
-            .bind(run.to_owned())
-            .execute(&mut *tx)
-            .await?;
+            sqlx::query(sqlx::AssertSqlSafe(format!("DELETE FROM {table} WHERE {col} = $1")))
+                .bind(run.to_owned())
+                .execute(&mut *tx)
+                .await?;
         }
         tx.commit().await?;
         Ok(())
@@ -461,12 +407,11 @@ impl Store {
     pub async fn load_trace(&self, run: &str) -> Result<Trace, StoreError> {
         let s = self.run_summary(run).await?;
         let definition = self.run_topology(run).await.ok();
-        let snaps: Vec<(i64, i64, Vec<u8>)> = sqlx::query_as(
-            "SELECT seq, prefix_len, ids FROM snapshots WHERE run_id = $1 ORDER BY seq",
-        )
-        .bind(run.to_owned())
-        .fetch_all(self.pool())
-        .await?;
+        let snaps: Vec<(i64, i64, Vec<u8>)> =
+            sqlx::query_as("SELECT seq, prefix_len, ids FROM snapshots WHERE run_id = $1 ORDER BY seq")
+                .bind(run.to_owned())
+                .fetch_all(self.pool())
+                .await?;
         let mut contexts: HashMap<i64, Vec<ItemId>> = HashMap::new();
         let mut cur: Vec<ItemId> = vec![];
         for (seq, prefix, bytes) in &snaps {
@@ -496,9 +441,7 @@ impl Store {
         .await?;
         let all: Vec<Item> = item_rows
             .into_iter()
-            .map(|(b,)| {
-                serde_json::from_str(&b).map_err(|e| StoreError::Damaged(format!("item: {e}")))
-            })
+            .map(|(b,)| serde_json::from_str(&b).map_err(|e| StoreError::Damaged(format!("item: {e}"))))
             .collect::<Result<_, _>>()?;
         let mut items = ItemStore::default();
         for i in all {
@@ -522,10 +465,7 @@ impl Store {
                 final_output: s.final_output,
                 guard: s.guard,
             },
-            usage: Usage {
-                input_tokens: s.input_tokens,
-                output_tokens: s.output_tokens,
-            },
+            usage: Usage { input_tokens: s.input_tokens, output_tokens: s.output_tokens },
             items,
             source: s.source,
         })

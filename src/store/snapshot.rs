@@ -17,10 +17,7 @@ pub fn encode_ids(ids: &[ItemId]) -> Vec<u8> {
 
 pub fn decode_ids(bytes: &[u8]) -> Result<Vec<ItemId>, String> {
     if !bytes.len().is_multiple_of(16) {
-        return Err(format!(
-            "an id list of {} bytes is not a multiple of 16",
-            bytes.len()
-        ));
+        return Err(format!("an id list of {} bytes is not a multiple of 16", bytes.len()));
     }
     Ok(bytes
         .chunks_exact(16)
@@ -49,15 +46,8 @@ impl Encoder {
             return (self.next_seq - 1, None);
         }
         let seq = self.next_seq;
-        let prefix = if seq % FULL_EVERY == 0 {
-            0
-        } else {
-            self.last
-                .iter()
-                .zip(ids)
-                .take_while(|(a, b)| a == b)
-                .count()
-        };
+        let prefix =
+            if seq % FULL_EVERY == 0 { 0 } else { self.last.iter().zip(ids).take_while(|(a, b)| a == b).count() };
         let row = (seq, prefix as i64, encode_ids(&ids[prefix..]));
         self.last.clear();
         self.last.extend_from_slice(ids);
@@ -73,16 +63,11 @@ pub fn rebuild(rows: &[(i64, i64, Vec<u8>)], target: i64) -> Result<Vec<ItemId>,
     let mut seen_target = false;
     for (i, (seq, prefix, ids)) in rows.iter().enumerate() {
         if i == 0 && *prefix != 0 {
-            return Err(format!(
-                "snapshot chain starts at {seq} without a whole snapshot"
-            ));
+            return Err(format!("snapshot chain starts at {seq} without a whole snapshot"));
         }
         let prefix = *prefix as usize;
         if prefix > cur.len() {
-            return Err(format!(
-                "snapshot {seq} keeps {prefix} ids of a snapshot with {}",
-                cur.len()
-            ));
+            return Err(format!("snapshot {seq} keeps {prefix} ids of a snapshot with {}", cur.len()));
         }
         cur.truncate(prefix);
         cur.extend(decode_ids(ids)?);
@@ -91,11 +76,7 @@ pub fn rebuild(rows: &[(i64, i64, Vec<u8>)], target: i64) -> Result<Vec<ItemId>,
             break;
         }
     }
-    if seen_target {
-        Ok(cur)
-    } else {
-        Err(format!("snapshot {target} is missing"))
-    }
+    if seen_target { Ok(cur) } else { Err(format!("snapshot {target} is missing")) }
 }
 
 #[cfg(test)]
@@ -122,26 +103,15 @@ mod tests {
             rows.extend(row);
             contexts.push((seq, ctx.clone()));
             let (same, none) = enc.push(&ctx);
-            assert_eq!(
-                (same, none),
-                (seq, None),
-                "an unchanged context reuses its snapshot"
-            );
+            assert_eq!((same, none), (seq, None), "an unchanged context reuses its snapshot");
         }
         for (seq, want) in contexts {
             let base = seq - seq % FULL_EVERY;
-            let slice: Vec<_> = rows
-                .iter()
-                .filter(|r| r.0 >= base && r.0 <= seq)
-                .cloned()
-                .collect();
+            let slice: Vec<_> = rows.iter().filter(|r| r.0 >= base && r.0 <= seq).cloned().collect();
             assert_eq!(rebuild(&slice, seq).unwrap(), want, "snapshot {seq}");
         }
         let stored: usize = rows.iter().map(|r| r.2.len()).sum();
-        assert!(
-            stored < 200 * 16 * 4,
-            "deltas store far less than whole copies: {stored}"
-        );
+        assert!(stored < 200 * 16 * 4, "deltas store far less than whole copies: {stored}");
     }
 
     #[test]

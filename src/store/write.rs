@@ -27,9 +27,7 @@ pub struct Recorder {
 impl Recorder {
     /// Waits until every event is written.
     pub async fn finish(self) -> Result<WriteStats, StoreError> {
-        self.handle
-            .await
-            .map_err(|e| StoreError::Damaged(format!("the store writer stopped: {e}")))?
+        self.handle.await.map_err(|e| StoreError::Damaged(format!("the store writer stopped: {e}")))?
     }
 }
 
@@ -118,20 +116,10 @@ impl Store {
 
     /// Saves a finished trace (an import, a trace file) as a run; returns its id.
     pub async fn save_trace(&self, trace: &Trace) -> Result<String, StoreError> {
-        let topology = trace
-            .definition
-            .clone()
-            .unwrap_or_else(|| Topology::new(&trace.topology));
+        let topology = trace.definition.clone().unwrap_or_else(|| Topology::new(&trace.topology));
         let run_id = trace.run_id.clone().unwrap_or_else(new_run_id);
-        let (mut sink, rec) = self
-            .record(
-                &topology,
-                run_id.clone(),
-                &trace.providers,
-                trace.source.clone(),
-                None,
-            )
-            .await?;
+        let (mut sink, rec) =
+            self.record(&topology, run_id.clone(), &trace.providers, trace.source.clone(), None).await?;
         for e in trace_events(trace) {
             sink(&e);
         }
@@ -155,31 +143,21 @@ pub fn trace_events(t: &Trace) -> Vec<RunEvent> {
         }
         out.push(RunEvent::Step(s.clone()));
     }
-    out.push(RunEvent::Finished {
-        outcome: t.outcome.clone(),
-        usage: t.usage,
-        ended_at: t.ended_at.clone(),
-    });
+    out.push(RunEvent::Finished { outcome: t.outcome.clone(), usage: t.usage, ended_at: t.ended_at.clone() });
     out
 }
 
 impl Writer {
-    async fn snapshot(
-        &mut self,
-        tx: &mut Transaction<'static, Any>,
-        ids: &[ItemId],
-    ) -> Result<i64, StoreError> {
+    async fn snapshot(&mut self, tx: &mut Transaction<'static, Any>, ids: &[ItemId]) -> Result<i64, StoreError> {
         let (seq, row) = self.enc.push(ids);
         if let Some((seq, prefix, bytes)) = row {
-            sqlx::query(
-                "INSERT INTO snapshots (run_id, seq, prefix_len, ids) VALUES ($1, $2, $3, $4)",
-            )
-            .bind(self.run_id.clone())
-            .bind(seq)
-            .bind(prefix)
-            .bind(bytes)
-            .execute(&mut **tx)
-            .await?;
+            sqlx::query("INSERT INTO snapshots (run_id, seq, prefix_len, ids) VALUES ($1, $2, $3, $4)")
+                .bind(self.run_id.clone())
+                .bind(seq)
+                .bind(prefix)
+                .bind(bytes)
+                .execute(&mut **tx)
+                .await?;
         }
         Ok(seq)
     }
@@ -190,31 +168,21 @@ impl Writer {
             self.write_one(&mut tx, e).await?;
             self.stats.events += 1;
         }
-        sqlx::query(
-            "UPDATE runs SET step_count = $1, transfer_count = $2, lost_facts = $3 WHERE id = $4",
-        )
-        .bind(self.stats.steps as i64)
-        .bind(self.transfers)
-        .bind(self.lost)
-        .bind(self.run_id.clone())
-        .execute(&mut *tx)
-        .await?;
+        sqlx::query("UPDATE runs SET step_count = $1, transfer_count = $2, lost_facts = $3 WHERE id = $4")
+            .bind(self.stats.steps as i64)
+            .bind(self.transfers)
+            .bind(self.lost)
+            .bind(self.run_id.clone())
+            .execute(&mut *tx)
+            .await?;
         tx.commit().await?;
         self.stats.batches += 1;
         Ok(())
     }
 
-    async fn write_one(
-        &mut self,
-        tx: &mut Transaction<'static, Any>,
-        e: &RunEvent,
-    ) -> Result<(), StoreError> {
+    async fn write_one(&mut self, tx: &mut Transaction<'static, Any>, e: &RunEvent) -> Result<(), StoreError> {
         match e {
-            RunEvent::Started {
-                topology,
-                scenario,
-                started_at,
-            } => {
+            RunEvent::Started { topology, scenario, started_at } => {
                 sqlx::query(
                     "INSERT INTO runs (id, topology_hash, topology, scenario, providers, started_at, status, reason, owner, pid, host, source) \
                      VALUES ($1, $2, $3, $4, $5, $6, 'running', 'running', '', $7, $8, $9)",
@@ -233,13 +201,11 @@ impl Writer {
             }
             RunEvent::Item(item) => {
                 let body = serde_json::to_string(item).expect("items serialize");
-                sqlx::query(
-                    "INSERT INTO items (id, body) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING",
-                )
-                .bind(item.id.0.to_vec())
-                .bind(body)
-                .execute(&mut **tx)
-                .await?;
+                sqlx::query("INSERT INTO items (id, body) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING")
+                    .bind(item.id.0.to_vec())
+                    .bind(body)
+                    .execute(&mut **tx)
+                    .await?;
                 sqlx::query(
                     "INSERT INTO run_items (run_id, item_id, ord) VALUES ($1, $2, $3) ON CONFLICT (run_id, item_id) DO NOTHING",
                 )
@@ -314,16 +280,9 @@ impl Writer {
                 self.stats.steps += 1;
             }
             RunEvent::Paused { .. } => {}
-            RunEvent::Finished {
-                outcome,
-                usage,
-                ended_at,
-            } => {
-                let status = if outcome.status == OutcomeStatus::Running {
-                    OutcomeStatus::Interrupted
-                } else {
-                    outcome.status
-                };
+            RunEvent::Finished { outcome, usage, ended_at } => {
+                let status =
+                    if outcome.status == OutcomeStatus::Running { OutcomeStatus::Interrupted } else { outcome.status };
                 sqlx::query(
                     "UPDATE runs SET status = $1, reason = $2, owner = $3, final_output = $4, guard = $5, ended_at = $6, \
                      input_tokens = $7, output_tokens = $8 WHERE id = $9",

@@ -18,9 +18,7 @@ impl TopologyGraph {
         let mut graph = DiGraph::new();
         let mut index = HashMap::new();
         for a in &t.agents {
-            index
-                .entry(a.id.clone())
-                .or_insert_with(|| graph.add_node(a.id.clone()));
+            index.entry(a.id.clone()).or_insert_with(|| graph.add_node(a.id.clone()));
         }
         for e in &t.edges {
             if let (Some(&f), Some(&to)) = (index.get(&e.from), index.get(&e.to)) {
@@ -49,11 +47,7 @@ impl TopologyGraph {
         let filtered = EdgeFiltered::from_fn(&self.graph, |e| e.weight().1 == kind);
         let mut out = vec![];
         for scc in tarjan_scc(&filtered) {
-            let self_loop = scc.len() == 1
-                && self
-                    .graph
-                    .edges_connecting(scc[0], scc[0])
-                    .any(|e| e.weight().1 == kind);
+            let self_loop = scc.len() == 1 && self.graph.edges_connecting(scc[0], scc[0]).any(|e| e.weight().1 == kind);
             if scc.len() < 2 && !self_loop {
                 continue;
             }
@@ -63,11 +57,7 @@ impl TopologyGraph {
             let edges = self
                 .graph
                 .edge_references()
-                .filter(|e| {
-                    e.weight().1 == kind
-                        && nodes.contains(&e.source())
-                        && nodes.contains(&e.target())
-                })
+                .filter(|e| e.weight().1 == kind && nodes.contains(&e.source()) && nodes.contains(&e.target()))
                 .map(|e| e.weight().0.clone())
                 .collect();
             out.push((agents, edges));
@@ -89,13 +79,7 @@ impl TopologyGraph {
         best
     }
 
-    fn dfs_chain(
-        &self,
-        n: NodeIndex,
-        visited: &mut Vec<NodeIndex>,
-        path: &mut Vec<String>,
-        best: &mut Vec<String>,
-    ) {
+    fn dfs_chain(&self, n: NodeIndex, visited: &mut Vec<NodeIndex>, path: &mut Vec<String>, best: &mut Vec<String>) {
         if path.len() > best.len() {
             *best = path.clone();
         }

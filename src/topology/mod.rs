@@ -59,9 +59,7 @@ pub struct Position {
 }
 
 /// What an agent is.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema, ts_rs::TS,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum AgentKind {
     /// An LLM agent.
@@ -95,9 +93,7 @@ pub struct Agent {
 }
 
 /// Model providers Baton can call.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, ts_rs::TS,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
 #[serde(rename_all = "kebab-case")]
 pub enum Provider {
     /// Scripted, deterministic, offline (the default).
@@ -143,6 +139,12 @@ pub struct ModelRef {
     pub top_p: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_tokens: Option<u32>,
+    /// Ask the provider to stream the answer (server-sent events).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stream: bool,
+    /// `auto` (default), `required`, `none`, or a tool name the model must call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_choice: Option<String>,
 }
 
 /// A tool an agent can call. Offline runs answer with `mock_result`.
@@ -165,9 +167,7 @@ pub fn empty_object_schema() -> serde_json::Value {
 }
 
 /// The two kinds of transfer.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, ts_rs::TS,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum EdgeKind {
     /// Ownership moves to the target; the source steps out.
@@ -186,9 +186,7 @@ impl EdgeKind {
 }
 
 /// Whether the receiver of a transfer trusts the sender's "done" or must verify it.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema, ts_rs::TS,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum Acceptance {
     #[default]
@@ -248,9 +246,7 @@ pub struct PinnedFact {
 }
 
 /// What happens when a transfer would hand the conversation back to a former owner.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema, ts_rs::TS,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum OnRevisit {
     /// End the run (outcome: stopped).
@@ -287,12 +283,7 @@ fn default_max_turns() -> u32 {
 
 impl Default for Guards {
     fn default() -> Self {
-        Guards {
-            max_turns: DEFAULT_MAX_TURNS,
-            max_handoffs: None,
-            on_revisit: OnRevisit::Allow,
-            escalate_to: None,
-        }
+        Guards { max_turns: DEFAULT_MAX_TURNS, max_handoffs: None, on_revisit: OnRevisit::Allow, escalate_to: None }
     }
 }
 
@@ -353,10 +344,7 @@ impl Topology {
         if let Some(t) = &edge.tool {
             return t.clone();
         }
-        let target = self
-            .agent(&edge.to)
-            .map(|a| a.name.as_str())
-            .unwrap_or(&edge.to);
+        let target = self.agent(&edge.to).map(|a| a.name.as_str()).unwrap_or(&edge.to);
         default_tool_name(edge.kind, target)
     }
 
@@ -370,12 +358,8 @@ impl Topology {
 
     /// Fills in defaults that depend on other fields (edge ids). Idempotent.
     pub fn normalize(&mut self) {
-        let mut taken: std::collections::HashSet<String> = self
-            .edges
-            .iter()
-            .filter(|e| !e.id.is_empty())
-            .map(|e| e.id.clone())
-            .collect();
+        let mut taken: std::collections::HashSet<String> =
+            self.edges.iter().filter(|e| !e.id.is_empty()).map(|e| e.id.clone()).collect();
         for e in self.edges.iter_mut().filter(|e| e.id.is_empty()) {
             let base = format!("{}->{}", e.from, e.to);
             let mut id = base.clone();
@@ -397,10 +381,7 @@ impl Topology {
         let mut seen = std::collections::HashSet::new();
         for a in &self.agents {
             if !seen.insert(a.id.as_str()) {
-                problems.push(format!(
-                    "agent id '{}' is used twice; ids must be unique",
-                    a.id
-                ));
+                problems.push(format!("agent id '{}' is used twice; ids must be unique", a.id));
             }
             if a.id.trim().is_empty() {
                 problems.push(format!("agent '{}' has an empty id", a.name));
@@ -438,18 +419,11 @@ impl Topology {
         for s in &self.scenarios {
             for agent in s.scripts.keys() {
                 if !known(agent) {
-                    problems.push(format!(
-                        "scenario '{}' has a script for unknown agent '{agent}'",
-                        s.name
-                    ));
+                    problems.push(format!("scenario '{}' has a script for unknown agent '{agent}'", s.name));
                 }
             }
         }
-        if problems.is_empty() {
-            Ok(())
-        } else {
-            Err(ValidationError { problems })
-        }
+        if problems.is_empty() { Ok(()) } else { Err(ValidationError { problems }) }
     }
 }
 
@@ -462,6 +436,8 @@ impl ModelRef {
             temperature: None,
             top_p: None,
             max_tokens: None,
+            stream: false,
+            tool_choice: None,
         }
     }
 }

@@ -48,13 +48,9 @@ impl ContextPolicy {
             ContextPolicy::LastN(n) => format!("last_n({n})"),
             ContextPolicy::NestSummary => "nest_summary".into(),
             ContextPolicy::None => "none".into(),
-            ContextPolicy::Fields(f) => format!(
-                "fields({})",
-                f.iter()
-                    .map(|f| f.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(",")
-            ),
+            ContextPolicy::Fields(f) => {
+                format!("fields({})", f.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(","))
+            }
         }
     }
 }
@@ -112,9 +108,7 @@ impl<'de> Deserialize<'de> for ContextPolicy {
                 "remove_tools" => Ok(ContextPolicy::RemoveTools),
                 "nest_summary" => Ok(ContextPolicy::NestSummary),
                 "none" => Ok(ContextPolicy::None),
-                other => Err(D::Error::custom(format!(
-                    "unknown policy '{other}'; {EXPECTED}"
-                ))),
+                other => Err(D::Error::custom(format!("unknown policy '{other}'; {EXPECTED}"))),
             },
             serde_json::Value::Object(m) if m.len() == 1 => {
                 let (k, val) = m.iter().next().expect("one entry");
@@ -122,15 +116,11 @@ impl<'de> Deserialize<'de> for ContextPolicy {
                     "last_n" => val
                         .as_u64()
                         .map(|n| ContextPolicy::LastN(n as usize))
-                        .ok_or_else(|| {
-                            D::Error::custom("last_n needs a whole number, e.g. {last_n: 4}")
-                        }),
+                        .ok_or_else(|| D::Error::custom("last_n needs a whole number, e.g. {last_n: 4}")),
                     "fields" => serde_json::from_value::<Vec<FieldSpec>>(val.clone())
                         .map(ContextPolicy::Fields)
                         .map_err(|e| D::Error::custom(format!("bad fields policy: {e}"))),
-                    other => Err(D::Error::custom(format!(
-                        "unknown policy '{other}'; {EXPECTED}"
-                    ))),
+                    other => Err(D::Error::custom(format!("unknown policy '{other}'; {EXPECTED}"))),
                 }
             }
             _ => Err(D::Error::custom(format!("bad policy {v}; {EXPECTED}"))),

@@ -233,10 +233,7 @@ mod item_map {
                 let mut store = ItemStore::default();
                 while let Some((id, item)) = map.next_entry::<ItemId, Item>()? {
                     if id != item.id {
-                        return Err(serde::de::Error::custom(format!(
-                            "item {id} carries the id {}",
-                            item.id
-                        )));
+                        return Err(serde::de::Error::custom(format!("item {id} carries the id {}", item.id)));
                     }
                     store.add(item);
                 }

@@ -6,11 +6,7 @@ use crate::context::{FactStatus, ItemKind};
 use std::fmt::Write;
 
 fn name<'a>(t: &'a Trace, id: &'a str) -> &'a str {
-    t.definition
-        .as_ref()
-        .and_then(|d| d.agent(id))
-        .map(|a| a.name.as_str())
-        .unwrap_or(id)
+    t.definition.as_ref().and_then(|d| d.agent(id)).map(|a| a.name.as_str()).unwrap_or(id)
 }
 
 fn clip(s: &str, n: usize) -> String {
@@ -76,41 +72,20 @@ pub fn render_timeline(t: &Trace) -> String {
                             .unwrap_or_default();
                         let _ = write!(line, "\n{indent}        !! fact LOST: {}{text}", f.id);
                     } else if f.status != FactStatus::Absent {
-                        let _ = write!(
-                            line,
-                            "\n{indent}        fact {}: {}",
-                            f.id,
-                            f.status.as_str()
-                        );
+                        let _ = write!(line, "\n{indent}        fact {}: {}", f.id, f.status.as_str());
                     }
                 }
                 line
             }
             _ => s.detail.clone(),
         };
-        let _ = writeln!(
-            out,
-            "{indent}#{:<3} {:<18} {:<17} {what}",
-            s.index,
-            clip(who, 18),
-            s.kind.as_str()
-        );
+        let _ = writeln!(out, "{indent}#{:<3} {:<18} {:<17} {what}", s.index, clip(who, 18), s.kind.as_str());
     }
     let o = &t.outcome;
-    let _ = write!(
-        out,
-        "outcome: {} — {} (owner: {})",
-        o.status.as_str(),
-        o.reason,
-        name(t, &o.owner)
-    );
+    let _ = write!(out, "outcome: {} — {} (owner: {})", o.status.as_str(), o.reason, name(t, &o.owner));
     if let Some(f) = &o.final_output {
         let _ = write!(out, "\nfinal output: {}", clip(f, 200));
     }
-    let _ = writeln!(
-        out,
-        "\ntokens: {} in, {} out",
-        t.usage.input_tokens, t.usage.output_tokens
-    );
+    let _ = writeln!(out, "\ntokens: {} in, {} out", t.usage.input_tokens, t.usage.output_tokens);
     out
 }

@@ -25,10 +25,7 @@ pub fn examples() -> Vec<PathBuf> {
 
 /// Runs the `baton` binary built for these tests.
 pub fn baton(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_baton"))
-        .args(args)
-        .output()
-        .expect("run baton")
+    Command::new(env!("CARGO_BIN_EXE_baton")).args(args).output().expect("run baton")
 }
 
 pub fn stdout(o: &Output) -> String {
@@ -43,9 +40,7 @@ pub fn stderr(o: &Output) -> String {
 pub fn python() -> &'static Path {
     static PY: OnceLock<PathBuf> = OnceLock::new();
     PY.get_or_init(|| {
-        let out = Command::new(root().join("scripts/pyenv.sh"))
-            .output()
-            .expect("run pyenv.sh");
+        let out = Command::new(root().join("scripts/pyenv.sh")).output().expect("run pyenv.sh");
         assert!(out.status.success(), "pyenv.sh failed: {}", stderr(&out));
         PathBuf::from(stdout(&out).trim())
     })
@@ -55,25 +50,13 @@ pub fn python() -> &'static Path {
 pub fn pg_database() -> String {
     static ADMIN: OnceLock<String> = OnceLock::new();
     let admin = ADMIN.get_or_init(|| {
-        let out = Command::new(root().join("scripts/pg.sh"))
-            .output()
-            .expect("run pg.sh");
+        let out = Command::new(root().join("scripts/pg.sh")).output().expect("run pg.sh");
         assert!(out.status.success(), "pg.sh failed: {}", stderr(&out));
         stdout(&out).trim().to_owned()
     });
     static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-    let name = format!(
-        "baton_test_{}_{}",
-        std::process::id(),
-        N.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
-    );
-    let out = Command::new("psql")
-        .args([admin.as_str(), "-qc", &format!("CREATE DATABASE {name}")])
-        .output()
-        .unwrap();
+    let name = format!("baton_test_{}_{}", std::process::id(), N.fetch_add(1, std::sync::atomic::Ordering::SeqCst));
+    let out = Command::new("psql").args([admin.as_str(), "-qc", &format!("CREATE DATABASE {name}")]).output().unwrap();
     assert!(out.status.success(), "createdb: {}", stderr(&out));
-    admin
-        .rsplit_once('/')
-        .map(|(base, _)| format!("{base}/{name}"))
-        .unwrap()
+    admin.rsplit_once('/').map(|(base, _)| format!("{base}/{name}")).unwrap()
 }

@@ -7,7 +7,7 @@ import { backendPlan, launchBrowser, startBackend } from "./harness.mjs";
 
 const plan = backendPlan();
 if (plan.skip && process.env.BATON_E2E_REQUIRE === "1") throw new Error(plan.skip);
-if (!plan.skip) console.log(`# backend: ${plan.shim ? "CLI shim (e2e/cli-shim-server.mjs) over" : ""} ${plan.bin}${plan.shim ? "" : " serve"}`);
+if (!plan.skip) console.log(`# backend: ${plan.bin} serve`);
 
 describe("designer (browser, http adapter)", { skip: plan.skip ?? false }, () => {
   let backend;

@@ -1,7 +1,7 @@
 // Starts `baton serve` on a free port over a temp copy of examples/, and a headless Debian
 // Chromium (playwright-core; never a downloaded browser).
 import { execFileSync, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -37,16 +37,12 @@ export function hasServe(bin) {
   }
 }
 
-/** How the backend will be started, or why it cannot be. */
+/** The binary that will serve the tests, or why there is none. */
 export function backendPlan() {
   const bin = batonBin();
   if (!bin) return { skip: "no baton binary in target/ (build it first, or set BATON_BIN)" };
-  // BATON_E2E_SHIM: "1" always use the CLI shim, "0" never, unset: only while `baton serve` is missing.
-  const shim = process.env.BATON_E2E_SHIM;
-  if (shim === "1") return { bin, shim: true };
-  if (hasServe(bin)) return { bin, shim: false };
-  if (shim === "0") return { skip: `${bin} has no 'serve' subcommand (and BATON_E2E_SHIM=0 forbids the CLI shim)` };
-  return { bin, shim: true };
+  if (!hasServe(bin)) return { skip: `${bin} has no 'serve' subcommand (rebuild it)` };
+  return { bin };
 }
 
 async function freePort() {
@@ -75,17 +71,21 @@ async function waitForHttp(url, child, ms = 20000) {
   throw new Error(`backend did not answer ${url} within ${ms} ms`);
 }
 
-/** Starts the backend; returns { url, root, stop }. */
-export async function startBackend(plan) {
+/**
+ * Starts `baton serve` over a temp copy of examples/ with its own store (`ROOT/.baton/runs.db`);
+ * `setup(root)` may add files first. Returns { url, root, stop }.
+ */
+export async function startBackend(plan, { setup } = {}) {
   const dist = join(UI_DIR, "dist");
   if (!existsSync(join(dist, "index.html"))) throw new Error("ui/dist is missing: run `npm run build` first");
   const root = mkdtempSync(join(tmpdir(), "baton-e2e-"));
   cpSync(join(REPO, "examples"), root, { recursive: true });
+  mkdirSync(join(root, ".baton"));
+  if (setup) setup(root);
   const port = await freePort();
-  const args = ["--port", String(port), "--root", root, "--ui", dist];
-  const child = plan.shim
-    ? spawn(process.execPath, [join(here, "cli-shim-server.mjs"), "--bin", plan.bin, ...args], { stdio: ["ignore", "pipe", "pipe"] })
-    : spawn(plan.bin, ["serve", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const db = join(root, ".baton", "runs.db");
+  const args = ["serve", "--port", String(port), "--root", root, "--ui", dist, "--db", db];
+  const child = spawn(plan.bin, args, { stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
   child.stdout.on("data", (d) => (log += d));
   child.stderr.on("data", (d) => (log += d));

@@ -1,4 +1,4 @@
-// Screenshots of the main states against the http backend (baton serve, or the CLI shim).
+// Screenshots of the designer's main states against `baton serve` (the http adapter).
 // usage: node scripts/shots.mjs OUTDIR
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";

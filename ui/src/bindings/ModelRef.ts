@@ -12,4 +12,12 @@ name: string,
 /**
  * Overrides the provider's base URL (e.g. a local llama.cpp server).
  */
-base_url?: string | null, temperature?: number | null, top_p?: number | null, max_tokens?: number | null, };
+base_url?: string | null, temperature?: number | null, top_p?: number | null, max_tokens?: number | null, 
+/**
+ * Ask the provider to stream the answer (server-sent events).
+ */
+stream?: boolean, 
+/**
+ * `auto` (default), `required`, `none`, or a tool name the model must call.
+ */
+tool_choice?: string | null, };

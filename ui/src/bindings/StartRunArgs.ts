@@ -12,4 +12,8 @@ breakpoints: Array<string>,
 /**
  * Simulated latency of each mock model call.
  */
-mock_delay_ms: bigint | null, };
+mock_delay_ms: bigint | null, 
+/**
+ * Use each agent's configured provider instead of the mock scripts.
+ */
+live: boolean, };

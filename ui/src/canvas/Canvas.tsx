@@ -18,7 +18,9 @@ import { useCommands } from "../app/commands";
 import { DEFAULT_NODE_SIZE } from "../model/sizes";
 import { setPositions } from "../model/topology";
 import type { Position } from "../model/types";
+import { isActive } from "../run/live";
 import { EMPTY_SELECTION, useDesigner } from "../store/designer";
+import { selectBreakpoints, useRun } from "../store/run";
 import { useUi } from "../store/ui";
 import { CanvasToolbar } from "./CanvasToolbar";
 import { deriveFlow } from "./derive";
@@ -53,9 +55,24 @@ export function Canvas() {
   const gesture = useRef<string | null>(null);
   const pending = useRef<Connection | null>(null);
 
+  const breakpoints = useRun(selectBreakpoints(topology?.name));
+  const live = useRun((s) => s.live);
+  const overlay = useMemo(() => {
+    const active = isActive(live) && live?.topology === topology?.name;
+    const last = active ? live?.transfers[live.transfers.length - 1] : undefined;
+    return {
+      breakpoints: new Set(breakpoints),
+      owner: active ? live?.owner : null,
+      acting: active ? live?.agent : null,
+      activeEdge: last?.edge ?? null,
+      activeKey: last?.index,
+      pausedEdge: active ? (live?.paused?.edge ?? null) : null,
+    };
+  }, [breakpoints, live, topology?.name]);
+
   const { nodes, edges } = useMemo(
-    () => (topology ? deriveFlow(topology, selection, findings, nodeSizes) : { nodes: [], edges: [] }),
-    [topology, selection, findings, nodeSizes],
+    () => (topology ? deriveFlow(topology, selection, findings, nodeSizes, overlay) : { nodes: [], edges: [] }),
+    [topology, selection, findings, nodeSizes, overlay],
   );
 
   const onNodesChange = useCallback((changes: NodeChange<AgentFlowNode>[]) => {

@@ -6,12 +6,25 @@ import type { Selection } from "../store/designer";
 import { lintMarks } from "./lint";
 import type { AgentFlowNode, TransferFlowEdge } from "./types";
 
+/** What a run adds to the drawing: who owns the conversation, the transfer under way, breakpoints. */
+export type RunOverlay = {
+  owner?: string | null;
+  acting?: string | null;
+  activeEdge?: string | null;
+  activeKey?: string | number;
+  pausedEdge?: string | null;
+  breakpoints?: ReadonlySet<string>;
+  readOnly?: boolean;
+};
+
 export function deriveFlow(
   t: Topology,
   selection: Selection,
   findings: readonly Finding[],
   sizes: Record<string, { width: number; height: number }>,
+  overlay: RunOverlay = {},
 ): { nodes: AgentFlowNode[]; edges: TransferFlowEdge[] } {
+  const running = !!(overlay.owner || overlay.acting);
   const marks = lintMarks(findings);
   const selectedAgents = new Set(selection.agents);
   const selectedEdges = new Set(selection.edges);
@@ -33,6 +46,15 @@ export function deriveFlow(
         lint: marks.agents.get(a.id) ?? null,
         toolCount: a.tools?.length ?? 0,
         facts: factCount.get(a.id) ?? 0,
+        ...(running
+          ? {
+              run: {
+                owner: a.id === overlay.owner,
+                acting: a.id === overlay.acting,
+                dim: a.id !== overlay.owner && a.id !== overlay.acting,
+              },
+            }
+          : {}),
       },
     };
   });
@@ -65,6 +87,11 @@ export function deriveFlow(
           label: edgeLabel(e),
           lint: marks.edges.get(id) ?? null,
           parallel: n > 1 ? i - (n - 1) / 2 : 0,
+          breakpoint: overlay.breakpoints?.has(id) ?? false,
+          paused: overlay.pausedEdge === id,
+          active: overlay.activeEdge === id,
+          activeKey: overlay.activeKey,
+          readOnly: overlay.readOnly ?? false,
         },
       };
     });

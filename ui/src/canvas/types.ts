@@ -10,6 +10,8 @@ export type AgentNodeData = {
   toolCount: number;
   /** Holds at least one pinned fact. */
   facts: number;
+  /** Run state (live run or debugger step); absent when no run is shown. */
+  run?: { owner: boolean; acting: boolean; dim: boolean };
 };
 
 export type AgentFlowNode = FlowNode<AgentNodeData, "agent" | "supervisor" | "human">;
@@ -20,6 +22,15 @@ export type TransferEdgeData = {
   lint: LintMark | null;
   /** Fan-out index among edges joining the same two agents (0 when alone). */
   parallel: number;
+  /** A breakpoint pauses runs before this transfer. */
+  breakpoint?: boolean;
+  /** The run is paused before this transfer. */
+  paused?: boolean;
+  /** The transfer happening now; `activeKey` changes per transfer, restarting the animation. */
+  active?: boolean;
+  activeKey?: string | number;
+  /** Debug mode: clicking does not select. */
+  readOnly?: boolean;
 };
 
 export type TransferFlowEdge = FlowEdge<TransferEdgeData, "handoff" | "delegation">;

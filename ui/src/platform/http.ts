@@ -1,4 +1,5 @@
-import type { CommandName, Platform } from "./types";
+import type { LiveEvent } from "../bindings/LiveEvent";
+import type { CommandName, Platform, RunStreamEvent, StartRunInput } from "./types";
 import { PlatformError, toPlatformError } from "./types";
 
 type Fetch = typeof fetch;
@@ -33,6 +34,37 @@ export function createHttpPlatform(base: string = window.location.origin, fetchI
     return body as T;
   }
 
+  /** Long-polls `run_events` until the run has finished; gives up after repeated failures. */
+  async function stream(run_id: string, onEvent: (e: RunStreamEvent) => void) {
+    let from = 0;
+    let failures = 0;
+    for (;;) {
+      let r: { events: LiveEvent[]; finished: boolean };
+      try {
+        r = await call("run_events", { run_id, from });
+      } catch (e) {
+        const err = e as PlatformError;
+        failures += 1;
+        if (err.code === "run.not_live" || failures > 5) {
+          onEvent({ type: "stream_error", message: `lost the run's events: ${err.message}` });
+          return;
+        }
+        await new Promise((res) => setTimeout(res, 300 * failures));
+        continue;
+      }
+      failures = 0;
+      for (const e of r.events) onEvent(e);
+      from += r.events.length;
+      if (r.finished) return;
+    }
+  }
+
+  async function startRun(args: StartRunInput, onEvent: (e: RunStreamEvent) => void): Promise<string> {
+    const { run_id } = await call<{ run_id: string }>("start_run", args);
+    void stream(run_id, onEvent);
+    return run_id;
+  }
+
   return {
     kind: "http",
     dialogs: null,
@@ -44,5 +76,14 @@ export function createHttpPlatform(base: string = window.location.origin, fetchI
     export_topology: (a) => call("export_topology", a),
     refactor_supervisor: (a) => call("refactor_supervisor", a),
     write_text: (a) => call("write_text", a),
+    startRun,
+    cancel_run: (a) => call("cancel_run", a),
+    resume_run: (a) => call("resume_run", a),
+    list_runs: (a) => call("list_runs", a),
+    run_overview: (a) => call("run_overview", a),
+    step_view: (a) => call("step_view", a),
+    transfer_view: (a) => call("transfer_view", a),
+    fact_lost_steps: (a) => call("fact_lost_steps", a),
+    delete_run: (a) => call("delete_run", a),
   };
 }

@@ -3,6 +3,7 @@
 import type { Agent, Edge, Finding, Topology } from "../model/types";
 import { edgeId, normalizeTopology, orderChain, longestHandoffChain, policyLabel, uniqueEdgeId } from "../model/topology";
 import { FIXTURES } from "./fixtures";
+import { createMockRuns, type RecordedRun } from "./mock-runs";
 import type { ExportFormat, Platform } from "./types";
 import { EXPORT_FORMATS, PlatformError } from "./types";
 
@@ -16,7 +17,11 @@ export type MockPlatform = Platform & {
   readonly calls: { command: string; args: unknown }[];
 };
 
-export function createMockPlatform(fixtures: Record<string, Topology> = FIXTURES): MockPlatform {
+export function createMockPlatform(
+  fixtures: Record<string, Topology> = FIXTURES,
+  opts: { recordedRuns?: Record<string, RecordedRun>; delayMs?: number } = {},
+): MockPlatform {
+  const runs = createMockRuns(opts.recordedRuns, opts.delayMs);
   const files = new Map<string, Topology>(Object.entries(fixtures).map(([k, v]) => [k, clone(v)]));
   const texts = new Map<string, string>();
   const calls: { command: string; args: unknown }[] = [];
@@ -76,6 +81,18 @@ export function createMockPlatform(fixtures: Record<string, Topology> = FIXTURES
       texts.set(path, text);
       return null;
     },
+    startRun(args, onEvent) {
+      log("start_run", { scenario: args.scenario, breakpoints: args.breakpoints, mock_delay_ms: args.mock_delay_ms });
+      return runs.startRun(args, onEvent);
+    },
+    cancel_run: (a) => (log("cancel_run", a), runs.cancel_run(a)),
+    resume_run: (a) => (log("resume_run", a), runs.resume_run(a)),
+    list_runs: (a) => (log("list_runs", a), runs.list_runs(a)),
+    run_overview: (a) => (log("run_overview", a), runs.run_overview(a)),
+    step_view: (a) => (log("step_view", a), runs.step_view(a)),
+    transfer_view: (a) => (log("transfer_view", a), runs.transfer_view(a)),
+    fact_lost_steps: (a) => (log("fact_lost_steps", a), runs.fact_lost_steps(a)),
+    delete_run: (a) => (log("delete_run", a), runs.delete_run(a)),
   };
 }
 

@@ -1,4 +1,5 @@
-import { invoke } from "@tauri-apps/api/core";
+import { Channel, invoke } from "@tauri-apps/api/core";
+import type { LiveEvent } from "../bindings/LiveEvent";
 import { open, save } from "@tauri-apps/plugin-dialog";
 import type { CommandName, Platform } from "./types";
 import { toPlatformError } from "./types";
@@ -37,5 +38,19 @@ export function createTauriPlatform(): Platform {
     export_topology: (a) => call("export_topology", a),
     refactor_supervisor: (a) => call("refactor_supervisor", a),
     write_text: (a) => call("write_text", a),
+    // The shell streams a run's events over a Channel and answers with the run id.
+    async startRun(args, onEvent) {
+      const channel = new Channel<LiveEvent>();
+      channel.onmessage = onEvent;
+      return call<string>("start_run", { args, onEvent: channel });
+    },
+    cancel_run: (a) => call("cancel_run", a),
+    resume_run: (a) => call("resume_run", a),
+    list_runs: (a) => call("list_runs", a),
+    run_overview: (a) => call("run_overview", a),
+    step_view: (a) => call("step_view", a),
+    transfer_view: (a) => call("transfer_view", a),
+    fact_lost_steps: (a) => call("fact_lost_steps", a),
+    delete_run: (a) => call("delete_run", a),
   };
 }

@@ -1,7 +1,13 @@
 import type { ApiError } from "../bindings/ApiError";
 import type { Finding } from "../bindings/Finding";
+import type { LiveEvent } from "../bindings/LiveEvent";
 import type { OpenedTopology } from "../bindings/OpenedTopology";
+import type { RunOverview } from "../bindings/RunOverview";
+import type { RunSummary } from "../bindings/RunSummary";
+import type { StartRunArgs } from "../bindings/StartRunArgs";
+import type { StepView } from "../bindings/StepView";
 import type { Topology } from "../bindings/Topology";
+import type { TransferView } from "../bindings/TransferView";
 
 /** A topology file the backend offers to open. */
 export type FileEntry = { path: string; name: string };
@@ -51,9 +57,34 @@ export interface Platform {
   refactor_supervisor(args: { topology: Topology; chain: string[] }): Promise<Topology>;
   /** Writes an export that is not a topology (code, diagrams). */
   write_text(args: { path: string; text: string }): Promise<null>;
+
+  /**
+   * Starts a run (saved to the store as it goes) and streams its events to `onEvent` until it
+   * finishes; resolves with the run id as soon as the run has started.
+   */
+  startRun(args: StartRunInput, onEvent: (e: RunStreamEvent) => void): Promise<string>;
+  cancel_run(args: { run_id: string }): Promise<null>;
+  resume_run(args: { run_id: string }): Promise<null>;
+  /** Saved runs, newest first; `topology` filters by topology name. */
+  list_runs(args: { topology?: string }): Promise<RunSummary[]>;
+  run_overview(args: { run_id: string }): Promise<RunOverview>;
+  step_view(args: { run_id: string; step: number }): Promise<StepView>;
+  transfer_view(args: { run_id: string; index: number }): Promise<TransferView>;
+  /** Steps of the transfers where the fact was lost. */
+  fact_lost_steps(args: { run_id: string; fact: string }): Promise<number[]>;
+  delete_run(args: { run_id: string }): Promise<null>;
 }
 
-export type CommandName = Exclude<keyof Platform, "kind" | "dialogs">;
+/**
+ * `StartRunArgs` as sent: the generated type says `bigint` for the u64 delay, but it travels as a
+ * JSON number (and `JSON.stringify` cannot write a bigint).
+ */
+export type StartRunInput = Omit<StartRunArgs, "mock_delay_ms"> & { mock_delay_ms: number | null };
+
+/** A live event, or the adapter's own word that the stream broke (the run may go on). */
+export type RunStreamEvent = LiveEvent | { type: "stream_error"; message: string };
+
+export type CommandName = Exclude<keyof Platform, "kind" | "dialogs" | "startRun"> | "start_run" | "run_events";
 
 /** Every failure from any host, as the backend's `{code, message}`. */
 export class PlatformError extends Error implements ApiError {

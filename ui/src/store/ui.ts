@@ -18,7 +18,7 @@ export type ConfirmRequest = {
 
 export type PendingConnection = { from: string; to: string; x: number; y: number };
 
-export type BottomTab = "problems";
+export type BottomTab = "problems" | "run" | "runs";
 
 type UiState = {
   dialog: DialogKind;
@@ -27,6 +27,8 @@ type UiState = {
   pendingConnection: PendingConnection | null;
   bottomTab: BottomTab;
   bottomOpen: boolean;
+  /** Height of the open bottom panel, in pixels (the user drags its top edge). */
+  bottomHeight: number;
   /** Rendered node sizes by agent id (auto-layout uses them). */
   nodeSizes: Record<string, { width: number; height: number }>;
   busy: string | null;
@@ -39,6 +41,7 @@ type UiState = {
   setPendingConnection(c: PendingConnection | null): void;
   setBottom(tab: BottomTab, open?: boolean): void;
   toggleBottom(): void;
+  setBottomHeight(px: number): void;
   setNodeSizes(sizes: Record<string, { width: number; height: number }>): void;
   setBusy(label: string | null): void;
   addRecent(path: string): void;
@@ -53,6 +56,7 @@ export const useUi = create<UiState>()((set, get) => ({
   pendingConnection: null,
   bottomTab: "problems",
   bottomOpen: true,
+  bottomHeight: 232,
   nodeSizes: {},
   busy: null,
   recent: loadRecent(),
@@ -89,6 +93,9 @@ export const useUi = create<UiState>()((set, get) => ({
   },
   toggleBottom() {
     set({ bottomOpen: !get().bottomOpen });
+  },
+  setBottomHeight(px) {
+    set({ bottomHeight: Math.round(Math.max(120, Math.min(px, window.innerHeight - 240))) });
   },
   setNodeSizes(sizes) {
     set({ nodeSizes: { ...get().nodeSizes, ...sizes } });

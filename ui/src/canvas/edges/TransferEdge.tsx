@@ -31,8 +31,9 @@ export function TransferEdge(props: TransferEdgeProps) {
     geo = forwardPath(s, t, parallel * 34);
   }
   const verify = data?.edge.acceptance === "verify";
-  const lint = data?.lint ?? null;
-  const marker = `url(#baton-arrow-${variant}${selected ? "-selected" : lint ? `-${lint.severity}` : ""})`;
+  const lint = data?.readOnly ? null : (data?.lint ?? null);
+  const active = data?.active ?? false;
+  const marker = `url(#baton-arrow-${variant}${selected || active ? "-selected" : lint ? `-${lint.severity}` : ""})`;
   return (
     <>
       <BaseEdge
@@ -40,16 +41,25 @@ export function TransferEdge(props: TransferEdgeProps) {
         path={geo.path}
         markerEnd={marker}
         interactionWidth={22}
-        className={`transfer-path transfer-${variant}${selected ? " is-selected" : ""}${lint ? ` has-${lint.severity}` : ""}`}
+        className={`transfer-path transfer-${variant}${selected ? " is-selected" : ""}${active ? " is-active" : ""}${lint ? ` has-${lint.severity}` : ""}`}
       />
+      {active && (
+        <g key={String(data?.activeKey ?? "")} className="transfer-pulse" data-testid={`edge-active-${id}`}>
+          <circle r="6" className="transfer-pulse-dot">
+            <animateMotion dur="0.9s" repeatCount="1" fill="freeze" path={geo.path} />
+          </circle>
+        </g>
+      )}
       <EdgeLabelRenderer>
         <div
-          className={`edge-label edge-label-${variant}${selected ? " is-selected" : ""}${lint ? ` has-${lint.severity}` : ""}`}
+          className={`edge-label edge-label-${variant}${selected ? " is-selected" : ""}${active ? " is-active" : ""}${lint ? ` has-${lint.severity}` : ""}${data?.readOnly ? " is-readonly" : ""}`}
           style={{ transform: `translate(-50%, -50%) translate(${geo.label.x}px, ${geo.label.y}px)` }}
           data-testid={`edge-label-${id}`}
           data-kind={variant}
+          data-breakpoint={data?.breakpoint ? "true" : undefined}
           onClick={(e) => {
             e.stopPropagation();
+            if (data?.readOnly) return;
             const cur = useDesigner.getState().selection;
             if (e.shiftKey || e.metaKey || e.ctrlKey) {
               const has = cur.edges.includes(id);
@@ -59,6 +69,13 @@ export function TransferEdge(props: TransferEdgeProps) {
             }
           }}
         >
+          {data?.breakpoint && (
+            <span
+              className={`breakpoint-dot${data.paused ? " is-paused" : ""}`}
+              data-testid={`breakpoint-dot-${id}`}
+              title={data.paused ? "Paused before this transfer" : "Breakpoint: runs pause before this transfer"}
+            />
+          )}
           {lint && <SeverityIcon severity={lint.severity} size={12} />}
           <span className="edge-label-icon">{icon}</span>
           <span className="edge-label-text">{data?.label}</span>

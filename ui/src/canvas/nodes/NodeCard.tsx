@@ -22,15 +22,22 @@ export function NodeCard({
   variant: "agent" | "supervisor" | "human";
   children?: ReactNode;
 }) {
-  const { agent, isEntry, lint, toolCount, facts } = data;
+  const { agent, isEntry, lint, toolCount, facts, run } = data;
   const model = agent.model;
+  const runClass = run ? `${run.owner ? " run-owner" : ""}${run.acting ? " run-acting" : ""}${run.dim ? " run-dim" : ""}` : "";
   return (
     <div
-      className={`node-card node-${variant}${selected ? " is-selected" : ""}${lint ? ` has-${lint.severity}` : ""}`}
+      className={`node-card node-${variant}${selected ? " is-selected" : ""}${lint ? ` has-${lint.severity}` : ""}${runClass}`}
       data-testid={`node-${agent.id}`}
       data-kind={variant}
       data-entry={isEntry ? "true" : undefined}
+      data-run={run ? (run.acting ? "acting" : run.owner ? "owner" : "idle") : undefined}
     >
+      {run && (run.owner || run.acting) && (
+        <div className="node-run-tag" data-testid={`run-tag-${agent.id}`}>
+          {run.acting && run.owner ? "acting · owner" : run.acting ? "acting" : "owner, waiting"}
+        </div>
+      )}
       <Handle type="target" position={Position.Left} className="node-handle" />
       {isEntry && (
         <div className="node-entry" title="Entry agent: receives the user's first message" data-testid="entry-marker">

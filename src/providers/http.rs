@@ -1,0 +1,286 @@
+//! HTTP for every real provider, with faults handled the way the official SDKs handle them:
+//! `retry-after-ms` / `retry-after` (seconds or an HTTP date, up to a cap), otherwise exponential
+//! backoff with jitter; retries on 408, 409, 429 and 5xx (Anthropic's 529 too) but not on other
+//! 4xx or a quota-exhausted 429; connect and read timeouts; cancellation at any point.
+
+use super::ModelError;
+use futures::StreamExt;
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
+
+/// Retry and timeout settings (the SDKs' defaults).
+#[derive(Debug, Clone)]
+pub struct HttpPolicy {
+    pub max_retries: u32,
+    pub initial_backoff: Duration,
+    pub max_backoff: Duration,
+    /// A server's `retry-after` longer than this is not honoured (backoff is used instead).
+    pub max_retry_after: Duration,
+    pub connect_timeout: Duration,
+    /// No byte for this long ends the request.
+    pub read_timeout: Duration,
+}
+
+impl Default for HttpPolicy {
+    fn default() -> Self {
+        HttpPolicy {
+            max_retries: 2,
+            initial_backoff: Duration::from_millis(500),
+            max_backoff: Duration::from_secs(8),
+            max_retry_after: Duration::from_secs(60),
+            connect_timeout: Duration::from_secs(10),
+            read_timeout: Duration::from_secs(600),
+        }
+    }
+}
+
+impl HttpPolicy {
+    /// Settings from the environment: `BATON_HTTP_MAX_RETRIES`, `BATON_HTTP_READ_TIMEOUT_MS`,
+    /// `BATON_HTTP_BACKOFF_MS` (tests and slow local models use them).
+    pub fn from_env() -> HttpPolicy {
+        let mut p = HttpPolicy::default();
+        let num = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u64>().ok());
+        if let Some(n) = num("BATON_HTTP_MAX_RETRIES") {
+            p.max_retries = n as u32;
+        }
+        if let Some(ms) = num("BATON_HTTP_READ_TIMEOUT_MS") {
+            p.read_timeout = Duration::from_millis(ms);
+        }
+        if let Some(ms) = num("BATON_HTTP_BACKOFF_MS") {
+            p.initial_backoff = Duration::from_millis(ms);
+        }
+        p
+    }
+
+    /// The SDKs' backoff: min(initial * 2^n, max), less up to 25% jitter.
+    pub fn backoff(&self, retry: u32) -> Duration {
+        let base = self.initial_backoff.saturating_mul(2u32.saturating_pow(retry)).min(self.max_backoff);
+        base.mul_f64(1.0 - 0.25 * fastrand::f64())
+    }
+
+    /// How long the server asked us to wait, if it did and it is reasonable.
+    pub fn retry_after(&self, headers: &reqwest::header::HeaderMap) -> Option<Duration> {
+        let get = |k: &str| headers.get(k).and_then(|v| v.to_str().ok()).map(str::trim);
+        let d = if let Some(ms) = get("retry-after-ms").and_then(|v| v.parse::<f64>().ok()) {
+            Some(Duration::from_secs_f64(ms / 1000.0))
+        } else if let Some(v) = get("retry-after") {
+            match v.parse::<f64>() {
+                Ok(secs) => Some(Duration::from_secs_f64(secs.max(0.0))),
+                Err(_) => httpdate::parse_http_date(v)
+                    .ok()
+                    .map(|t| t.duration_since(std::time::SystemTime::now()).unwrap_or(Duration::ZERO)),
+            }
+        } else {
+            None
+        };
+        d.filter(|d| *d <= self.max_retry_after)
+    }
+}
+
+/// Whether a failed status is worth retrying (and the server did not say otherwise).
+pub fn retryable(status: u16, headers: &reqwest::header::HeaderMap, body: &str) -> bool {
+    match headers.get("x-should-retry").and_then(|v| v.to_str().ok()) {
+        Some("true") => return true,
+        Some("false") => return false,
+        _ => {}
+    }
+    if status == 429 && quota_exhausted(body) {
+        return false;
+    }
+    matches!(status, 408 | 409 | 429 | 529) || status >= 500
+}
+
+/// A 429 that no wait will fix: the account is out of quota or credit.
+fn quota_exhausted(body: &str) -> bool {
+    let b = body.to_ascii_lowercase();
+    b.contains("insufficient_quota")
+        || b.contains("exceeded your current quota")
+        || b.contains("credit balance is too low")
+}
+
+/// The provider's own error message from an error body, else the body itself (clipped).
+pub fn error_message(body: &str) -> String {
+    let v: serde_json::Value = serde_json::from_str(body).unwrap_or_default();
+    let msg = v
+        .pointer("/error/message")
+        .or_else(|| v.pointer("/message"))
+        .or_else(|| v.pointer("/0/error/message"))
+        .and_then(|m| m.as_str());
+    match msg {
+        Some(m) => m.to_owned(),
+        None => body.chars().take(300).collect(),
+    }
+}
+
+/// A client with the policy's timeouts. Keys go into headers per request, never into URLs.
+pub fn client(policy: &HttpPolicy) -> reqwest::Client {
+    reqwest::Client::builder()
+        .connect_timeout(policy.connect_timeout)
+        .read_timeout(policy.read_timeout)
+        .user_agent(concat!("baton/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .expect("an HTTP client with static settings builds")
+}
+
+/// One logical request with retries. Returns the successful response (its body unread).
+pub async fn send_with_retries(
+    provider: &str,
+    policy: &HttpPolicy,
+    cancel: &CancellationToken,
+    make: impl Fn() -> reqwest::RequestBuilder,
+) -> Result<reqwest::Response, ModelError> {
+    let mut retry = 0;
+    loop {
+        let sent = tokio::select! {
+            r = make().send() => r,
+            _ = cancel.cancelled() => return Err(ModelError::Cancelled),
+        };
+        let (wait, err) = match sent {
+            Ok(resp) if resp.status().is_success() => return Ok(resp),
+            Ok(resp) => {
+                let status = resp.status().as_u16();
+                let headers = resp.headers().clone();
+                let body = tokio::select! {
+                    b = resp.text() => b.unwrap_or_default(),
+                    _ = cancel.cancelled() => return Err(ModelError::Cancelled),
+                };
+                let err = ModelError::Http { provider: provider.into(), status, message: error_message(&body) };
+                if !retryable(status, &headers, &body) {
+                    return Err(err);
+                }
+                (policy.retry_after(&headers).unwrap_or_else(|| policy.backoff(retry)), err)
+            }
+            Err(e) => {
+                let what = if e.is_timeout() {
+                    "timed out"
+                } else if e.is_connect() {
+                    "could not connect"
+                } else {
+                    "request failed"
+                };
+                // reqwest errors name the URL; ours carry no key in URLs.
+                let err = ModelError::Transport { provider: provider.into(), message: format!("{what}: {e}") };
+                (policy.backoff(retry), err)
+            }
+        };
+        if retry >= policy.max_retries {
+            return Err(err);
+        }
+        retry += 1;
+        tokio::select! {
+            _ = tokio::time::sleep(wait) => {}
+            _ = cancel.cancelled() => return Err(ModelError::Cancelled),
+        }
+    }
+}
+
+/// Reads a whole successful response body as JSON.
+pub async fn json_body(
+    provider: &str,
+    resp: reqwest::Response,
+    cancel: &CancellationToken,
+) -> Result<serde_json::Value, ModelError> {
+    let text = tokio::select! {
+        t = resp.text() => t.map_err(|e| ModelError::Transport { provider: provider.into(), message: format!("reading the response failed: {e}") })?,
+        _ = cancel.cancelled() => return Err(ModelError::Cancelled),
+    };
+    serde_json::from_str(&text).map_err(|e| ModelError::Protocol {
+        provider: provider.into(),
+        message: format!("the body is not JSON ({e}): {}", text.chars().take(200).collect::<String>()),
+    })
+}
+
+/// Server-sent events of a successful streaming response, as (event name, data) pairs.
+/// A stream that ends before `done` says so is an error.
+pub async fn sse_events(
+    provider: &str,
+    resp: reqwest::Response,
+    cancel: &CancellationToken,
+    mut on_event: impl FnMut(&str, &str) -> Result<bool, ModelError>,
+) -> Result<(), ModelError> {
+    use eventsource_stream::Eventsource;
+    let mut stream = resp.bytes_stream().eventsource();
+    loop {
+        let next = tokio::select! {
+            n = stream.next() => n,
+            _ = cancel.cancelled() => return Err(ModelError::Cancelled),
+        };
+        match next {
+            None => {
+                return Err(ModelError::Protocol {
+                    provider: provider.into(),
+                    message: "the stream ended before the response was complete".into(),
+                });
+            }
+            Some(Err(e)) => {
+                return Err(ModelError::Transport {
+                    provider: provider.into(),
+                    message: format!("the stream broke: {e}"),
+                });
+            }
+            Some(Ok(ev)) => {
+                if on_event(&ev.event, &ev.data)? {
+                    return Ok(());
+                }
+            }
+        }
+    }
+}
+
+/// Parses one SSE data payload as JSON.
+pub fn sse_json(provider: &str, data: &str) -> Result<serde_json::Value, ModelError> {
+    serde_json::from_str(data).map_err(|e| ModelError::Protocol {
+        provider: provider.into(),
+        message: format!("a stream event is not JSON ({e}): {}", data.chars().take(200).collect::<String>()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reqwest::header::{HeaderMap, HeaderValue};
+
+    #[test]
+    fn retry_after_forms() {
+        let p = HttpPolicy::default();
+        let mut h = HeaderMap::new();
+        h.insert("retry-after-ms", HeaderValue::from_static("1500"));
+        assert_eq!(p.retry_after(&h), Some(Duration::from_millis(1500)));
+        let mut h = HeaderMap::new();
+        h.insert("retry-after", HeaderValue::from_static("2"));
+        assert_eq!(p.retry_after(&h), Some(Duration::from_secs(2)));
+        let mut h = HeaderMap::new();
+        let at = httpdate::fmt_http_date(std::time::SystemTime::now() + Duration::from_secs(30));
+        h.insert("retry-after", HeaderValue::from_str(&at).unwrap());
+        let d = p.retry_after(&h).unwrap();
+        assert!(d > Duration::from_secs(25) && d <= Duration::from_secs(30), "{d:?}");
+        let mut h = HeaderMap::new();
+        h.insert("retry-after", HeaderValue::from_static("3600"));
+        assert_eq!(p.retry_after(&h), None, "too long a wait is not honoured");
+    }
+
+    #[test]
+    fn which_statuses_retry() {
+        let h = HeaderMap::new();
+        for s in [408, 409, 429, 500, 502, 503, 529] {
+            assert!(retryable(s, &h, ""), "{s}");
+        }
+        for s in [400, 401, 403, 404, 422] {
+            assert!(!retryable(s, &h, ""), "{s}");
+        }
+        assert!(!retryable(429, &h, r#"{"error":{"code":"insufficient_quota"}}"#));
+        let mut no = HeaderMap::new();
+        no.insert("x-should-retry", HeaderValue::from_static("false"));
+        assert!(!retryable(500, &no, ""));
+    }
+
+    #[test]
+    fn backoff_grows_with_jitter_and_a_cap() {
+        let p = HttpPolicy::default();
+        for r in 0..8 {
+            let b = p.backoff(r);
+            let base = Duration::from_millis(500).saturating_mul(1 << r).min(Duration::from_secs(8));
+            assert!(b <= base && b >= base.mul_f64(0.75), "{r}: {b:?}");
+        }
+    }
+}

@@ -1,0 +1,131 @@
+//! Live models: each agent answered by its configured provider (agents on `mock`, or without
+//! a model, keep the scenario's scripts), checked up front so a missing key or base URL is
+//! reported before the run starts.
+
+use super::anthropic::Anthropic;
+use super::gemini::Gemini;
+use super::http::{HttpPolicy, client};
+use super::keys;
+use super::openai_chat::OpenAiChat;
+use super::openai_responses::OpenAiResponses;
+use super::{MockModel, Model, ModelError, ModelSource};
+use crate::topology::{Agent, Provider, Scenario, Topology};
+use std::collections::{BTreeMap, HashMap};
+use tokio_util::sync::CancellationToken;
+
+pub struct LiveModels {
+    models: HashMap<String, Box<dyn Model>>,
+    mock: MockModel,
+    /// Provider label per agent id, for the trace.
+    pub labels: BTreeMap<String, String>,
+}
+
+impl LiveModels {
+    /// Builds a model per agent. Fails with every configuration problem listed.
+    pub fn new(t: &Topology, scenario: Option<&Scenario>, cancel: CancellationToken) -> Result<LiveModels, ModelError> {
+        let policy = HttpPolicy::from_env();
+        let http = client(&policy);
+        let mut models: HashMap<String, Box<dyn Model>> = HashMap::new();
+        let mut labels = BTreeMap::new();
+        let mut problems = vec![];
+        for a in &t.agents {
+            let Some(m) = a.model.as_ref().filter(|m| m.provider != Provider::Mock) else {
+                labels.insert(a.id.clone(), "mock".to_string());
+                continue;
+            };
+            let p = m.provider;
+            let key = keys::key(p).map(|(k, _)| k);
+            if key.is_none() && p != Provider::OpenaiCompatible {
+                problems.push(format!(
+                    "{} uses {} but no key is set: export {} or store one with `baton providers set-key {}`",
+                    a.name,
+                    p.as_str(),
+                    keys::key_vars(p).join(" or "),
+                    p.as_str()
+                ));
+                continue;
+            }
+            let Some(base_url) = keys::base_url(p, m.base_url.as_deref()) else {
+                problems.push(format!(
+                    "{} uses an OpenAI-compatible server but has no base_url: set `base_url` (e.g. http://127.0.0.1:8080/v1) or OPENAI_COMPATIBLE_BASE_URL",
+                    a.name
+                ));
+                continue;
+            };
+            let (client, policy, cancel) = (http.clone(), policy.clone(), cancel.clone());
+            let model: Box<dyn Model> = match p {
+                Provider::Openai | Provider::OpenaiCompatible => Box::new(OpenAiChat {
+                    label: if p == Provider::Openai { "openai" } else { "openai-compatible" },
+                    base_url,
+                    key,
+                    model: m.name.clone(),
+                    temperature: m.temperature,
+                    top_p: m.top_p,
+                    max_tokens: m.max_tokens,
+                    stream: m.stream,
+                    compatible: p == Provider::OpenaiCompatible,
+                    policy,
+                    client,
+                    cancel,
+                    tool_choice: m.tool_choice.clone(),
+                }),
+                Provider::OpenaiResponses => Box::new(OpenAiResponses {
+                    base_url,
+                    key,
+                    model: m.name.clone(),
+                    temperature: m.temperature,
+                    top_p: m.top_p,
+                    max_tokens: m.max_tokens,
+                    stream: m.stream,
+                    policy,
+                    client,
+                    cancel,
+                }),
+                Provider::Anthropic => Box::new(Anthropic {
+                    base_url,
+                    key,
+                    model: m.name.clone(),
+                    temperature: m.temperature,
+                    top_p: m.top_p,
+                    max_tokens: m.max_tokens,
+                    stream: m.stream,
+                    policy,
+                    client,
+                    cancel,
+                }),
+                Provider::Gemini => Box::new(Gemini {
+                    base_url,
+                    key,
+                    model: m.name.clone(),
+                    temperature: m.temperature,
+                    top_p: m.top_p,
+                    max_tokens: m.max_tokens,
+                    stream: m.stream,
+                    policy,
+                    client,
+                    cancel,
+                }),
+                Provider::Mock => unreachable!("mock agents are skipped above"),
+            };
+            labels.insert(a.id.clone(), format!("{}:{}", p.as_str(), m.name));
+            models.insert(a.id.clone(), model);
+        }
+        if !problems.is_empty() {
+            return Err(ModelError::Config(problems.join("\n")));
+        }
+        let mock = MockModel::new(scenario.cloned().unwrap_or_else(|| Scenario {
+            name: String::new(),
+            description: String::new(),
+            history: vec![],
+            input: String::new(),
+            scripts: Default::default(),
+        }));
+        Ok(LiveModels { models, mock, labels })
+    }
+}
+
+impl ModelSource for LiveModels {
+    fn model_for(&self, agent: &Agent) -> Result<&dyn Model, ModelError> {
+        Ok(self.models.get(&agent.id).map(|m| m.as_ref()).unwrap_or(&self.mock))
+    }
+}

@@ -1,0 +1,96 @@
+// One context item: coloured by the agent that created it, its kind, its text (clamped; click
+// to expand), its token estimate, and its provenance on hover (agent, turn, derived from).
+import { Link2 } from "lucide-react";
+import { memo, useState, type ReactNode } from "react";
+import { ItemKindBadge } from "../run/badges";
+import { ITEM_LABELS } from "../run/format";
+import { itemText, itemTokens, type Item } from "../run/types";
+
+export type ItemLookup = (id: string) => Item | undefined;
+
+export function provenance(item: Item, agentName: (id: string) => string, lookup: ItemLookup): string {
+  const lines = [
+    `${ITEM_LABELS[item.kind]} · created by ${item.agent === "user" ? "the user" : agentName(item.agent)} · turn ${item.turn}`,
+  ];
+  if (item.fact) lines.push(`pinned fact: ${item.fact}`);
+  for (const d of item.derived_from ?? []) {
+    const src = lookup(d);
+    lines.push(
+      src
+        ? `derived from: ${ITEM_LABELS[src.kind]}${src.name ? ` ${src.name}` : ""} (${src.agent === "user" ? "user" : agentName(src.agent)}, turn ${src.turn})`
+        : `derived from: item ${d.slice(0, 8)}`,
+    );
+  }
+  lines.push(`id ${item.id.slice(0, 12)} · ~${itemTokens(item)} tokens`);
+  return lines.join("\n");
+}
+
+export const ItemCard = memo(function ItemCard({
+  item,
+  color,
+  agent,
+  title,
+  testId = "context-item",
+  status,
+  side,
+  extra,
+  flash,
+  clamp = 3,
+}: {
+  item: Item;
+  color: string;
+  agent: string;
+  /** Provenance text (hover). */
+  title: string;
+  testId?: string;
+  status?: string;
+  side?: "sender" | "receiver";
+  extra?: ReactNode;
+  flash?: boolean;
+  clamp?: number;
+}) {
+  const [open, setOpen] = useState(false);
+  const text = itemText(item);
+  const mono = item.kind === "tool_call" || item.kind === "transfer_call" || item.kind === "tool_result" || item.kind === "transfer_output";
+  const long = text.length > 140 || text.includes("\n");
+  return (
+    <div
+      className={`item-card${status ? ` diff-${status}` : ""}${flash ? " is-flash" : ""}`}
+      style={{ "--agent": color } as React.CSSProperties}
+      data-testid={testId}
+      data-kind={item.kind}
+      data-item={item.id}
+      data-agent={item.agent}
+      data-status={status}
+      data-side={side}
+      title={title}
+    >
+      <div className="item-head">
+        <ItemKindBadge kind={item.kind} />
+        <span className="item-agent" style={{ color }}>
+          {agent}
+        </span>
+        <span className="item-turn">turn {item.turn}</span>
+        {item.derived_from && item.derived_from.length > 0 && (
+          <span className="item-derived" title="Derived from other items (hover the card for its sources)">
+            <Link2 size={11} />
+          </span>
+        )}
+        <span className="item-tokens">~{itemTokens(item)} tok</span>
+      </div>
+      {text && (
+        <button
+          type="button"
+          className={`item-text${mono ? " mono" : ""}${open ? " is-open" : ""}`}
+          style={open ? undefined : { WebkitLineClamp: clamp }}
+          onClick={() => long && setOpen(!open)}
+          aria-expanded={long ? open : undefined}
+          tabIndex={long ? 0 : -1}
+        >
+          {text}
+        </button>
+      )}
+      {extra}
+    </div>
+  );
+});

@@ -1,0 +1,149 @@
+// A run's steps as a virtualised list (fixed-height rows, so 10,000 steps scroll as fast as 10):
+// kind icon, agent colour, depth indentation, transfer and lost-fact markers.
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { CircleDot, Pin } from "lucide-react";
+import { memo, useEffect, useRef } from "react";
+import { StepKindIcon } from "../run/badges";
+import { formatTokens } from "../run/format";
+import type { AgentPalette } from "../run/palette";
+import { num, type StepBrief } from "../run/types";
+
+export const ROW_HEIGHT = 28;
+
+export type TimelineProps = {
+  steps: readonly StepBrief[];
+  palette: AgentPalette;
+  agentName: (id: string) => string;
+  /** The selected step (debugger); none in the live view. */
+  current?: number;
+  onPick?: (index: number) => void;
+  /** Steps of transfers where a fact was lost. */
+  lostSteps?: ReadonlySet<number>;
+  /** A step the run is paused before. */
+  pausedStep?: number | null;
+  /** Keep the last step in view as steps arrive (live). */
+  follow?: boolean;
+  testId?: string;
+  label: string;
+  /** Keys the list handles while focused (Up/Down, PageUp/PageDown); the debugger passes its own. */
+  onKey?: (e: React.KeyboardEvent) => void;
+};
+
+export function Timeline({ steps, palette, agentName, current, onPick, lostSteps, pausedStep, follow, testId = "timeline", label, onKey }: TimelineProps) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: steps.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+    initialRect: { width: 300, height: 600 },
+  });
+
+  // Keep the current step in view (debugger) or the newest step (live, while following).
+  useEffect(() => {
+    if (current !== undefined && current >= 0 && current < steps.length) virtualizer.scrollToIndex(current, { align: "auto" });
+  }, [current, steps.length, virtualizer]);
+  useEffect(() => {
+    if (follow && steps.length > 0) virtualizer.scrollToIndex(steps.length - 1, { align: "end" });
+  }, [follow, steps.length, virtualizer]);
+
+  const items = virtualizer.getVirtualItems();
+  return (
+    <div
+      className="timeline"
+      ref={scrollRef}
+      data-testid={testId}
+      data-count={steps.length}
+      role="listbox"
+      aria-label={label}
+      aria-activedescendant={current !== undefined ? `${testId}-row-${current}` : undefined}
+      tabIndex={0}
+      onKeyDown={onKey}
+    >
+      <div className="timeline-inner" style={{ height: virtualizer.getTotalSize() }}>
+        {items.map((v) => {
+          const s = steps[v.index] as StepBrief;
+          return (
+            <TimelineRow
+              key={v.key as number}
+              id={`${testId}-row-${s.index}`}
+              step={s}
+              top={v.start}
+              color={palette(s.agent)}
+              agent={agentName(s.agent)}
+              selected={current === s.index}
+              lost={lostSteps?.has(s.index) ?? false}
+              paused={pausedStep === s.index}
+              onPick={onPick}
+            />
+          );
+        })}
+      </div>
+    </div>
+  );
+}
+
+const TimelineRow = memo(function TimelineRow({
+  id,
+  step,
+  top,
+  color,
+  agent,
+  selected,
+  lost,
+  paused,
+  onPick,
+}: {
+  id: string;
+  step: StepBrief;
+  top: number;
+  color: string;
+  agent: string;
+  selected: boolean;
+  lost: boolean;
+  paused: boolean;
+  onPick?: (index: number) => void;
+}) {
+  const transfer = step.transfer !== null;
+  const tokens = step.tokens !== null ? num(step.tokens) : null;
+  return (
+    <div
+      id={id}
+      role="option"
+      aria-selected={selected}
+      className={`tl-row${selected ? " is-current" : ""}${transfer ? " is-transfer" : ""}${step.kind === "guard" ? " is-guard" : ""}`}
+      style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
+      data-testid="timeline-step"
+      data-index={step.index}
+      data-kind={step.kind}
+      data-agent={step.agent}
+      onClick={onPick ? () => onPick(step.index) : undefined}
+      title={`#${step.index} · ${step.kind.replace("_", " ")} · ${agent}${step.owner !== step.agent ? ` (owner: ${step.owner})` : ""}\n${step.detail}`}
+    >
+      <span className="tl-index mono">{step.index}</span>
+      <span className="tl-depth" style={{ width: step.depth * 14 }} aria-hidden="true">
+        {Array.from({ length: step.depth }, (_, i) => (
+          <span key={i} className="tl-guide" style={{ left: i * 14 + 6 }} />
+        ))}
+      </span>
+      <StepKindIcon kind={step.kind} size={12} />
+      <span className="tl-agent" style={{ color }}>
+        <span className="tl-dot" style={{ background: color }} />
+        {agent}
+      </span>
+      <span className="tl-detail">{step.detail}</span>
+      {paused && (
+        <span className="tl-paused" title="Paused before this transfer">
+          <CircleDot size={12} />
+        </span>
+      )}
+      {lost && (
+        <span className="tl-lost" title="A pinned fact was lost at this transfer">
+          <Pin size={11} />
+        </span>
+      )}
+      {transfer && <span className="tl-transfer">T{step.transfer}</span>}
+      {tokens !== null && <span className="tl-tokens">{formatTokens(tokens)}</span>}
+    </div>
+  );
+});

@@ -1,0 +1,197 @@
+// The mock platform's runs: recorded runs of the examples (scripts/run-fixtures.mjs records them
+// through `baton serve`), replayed as live events and served as debugger views.
+import type { Item } from "../bindings/Item";
+import type { LiveEvent } from "../bindings/LiveEvent";
+import type { RunOverview } from "../bindings/RunOverview";
+import type { RunSummary } from "../bindings/RunSummary";
+import type { Step } from "../bindings/Step";
+import type { StepView } from "../bindings/StepView";
+import type { Topology } from "../bindings/Topology";
+import type { Transfer } from "../bindings/Transfer";
+import type { TransferBrief } from "../bindings/TransferBrief";
+import type { TransferView } from "../bindings/TransferView";
+import RECORDED from "./run-fixtures.json";
+import type { RunStreamEvent, StartRunInput } from "./types";
+import { PlatformError } from "./types";
+
+export type RecordedRun = {
+  summary: RunSummary;
+  topology: Topology | null;
+  events: LiveEvent[];
+  steps: Step[];
+  transfers: Transfer[];
+  items: Record<string, Item>;
+};
+
+export const RECORDED_RUNS = RECORDED as unknown as Record<string, RecordedRun>;
+
+const clone = <T,>(v: T): T => structuredClone(v);
+
+function transferBrief(index: number, t: Transfer): TransferBrief {
+  return {
+    index,
+    step: t.step,
+    kind: t.kind,
+    from: t.from,
+    to: t.to,
+    edge: t.edge,
+    policy: t.policy,
+    carried: t.carried.length,
+    transformed: t.transformed.length,
+    dropped: t.dropped.length,
+    added: t.added.length,
+    facts: t.facts,
+  };
+}
+
+export type MockRuns = ReturnType<typeof createMockRuns>;
+
+/** `delayMs` paces the replay (per event) when a run asks for no latency of its own. */
+export function createMockRuns(recorded: Record<string, RecordedRun> = RECORDED_RUNS, delayMs = 1) {
+  const runs = new Map<string, RecordedRun>();
+  const live = new Map<string, { cancelled: boolean; resume: (() => void) | null; paused: boolean }>();
+  let seq = 0;
+
+  // Runs recorded before the session, newest first, like a store that has history.
+  for (const r of Object.values(recorded)) runs.set(r.summary.id, clone(r));
+
+  const get = (run_id: string): RecordedRun => {
+    const r = runs.get(run_id);
+    if (!r) throw new PlatformError("store.no_run", `no run with id '${run_id}' in the store`);
+    return r;
+  };
+  const sleep = (ms: number) => new Promise((res) => setTimeout(res, ms));
+
+  function transferView(r: RecordedRun, index: number): TransferView {
+    const t = r.transfers[index];
+    if (!t) throw new PlatformError("store.no_transfer", `run '${r.summary.id}' has no transfer ${index}`);
+    const ids = new Set([...t.sender, ...t.receiver]);
+    const stack = [...ids];
+    while (stack.length) {
+      const it = r.items[stack.pop() as string];
+      for (const d of it?.derived_from ?? []) {
+        if (!ids.has(d)) {
+          ids.add(d);
+          stack.push(d);
+        }
+      }
+    }
+    return { index, transfer: clone(t), items: [...ids].map((id) => r.items[id]).filter((i): i is Item => !!i).map(clone) };
+  }
+
+  async function startRun(args: StartRunInput, onEvent: (e: RunStreamEvent) => void): Promise<string> {
+    const base = recorded[args.topology.name];
+    if (!base) throw new PlatformError("run.no_fixture", `the mock backend has no recorded run of '${args.topology.name}'`);
+    if (args.scenario && base.summary.scenario !== args.scenario) {
+      throw new PlatformError("run.unknown_scenario", `the mock backend recorded only scenario '${base.summary.scenario}'`);
+    }
+    const id = `mock-run-${++seq}`;
+    const startedAt = new Date().toISOString();
+    const r = clone(base);
+    r.summary = { ...r.summary, id, started_at: startedAt, ended_at: null, outcome: { status: "running", reason: "running" } };
+    runs.set(id, r);
+    const ctl = { cancelled: false, resume: null as (() => void) | null, paused: false };
+    live.set(id, ctl);
+    const breakpoints = new Set(args.breakpoints);
+    const pace = args.mock_delay_ms ?? delayMs;
+    void (async () => {
+      for (const e0 of base.events) {
+        await sleep(pace);
+        if (ctl.cancelled) break;
+        let e = clone(e0);
+        if (e.type === "started") e = { ...e, run_id: id, started_at: startedAt };
+        if (e.type === "transfer" && breakpoints.has(e.transfer.edge)) {
+          ctl.paused = true;
+          onEvent({ type: "paused", step: e.transfer.step, edge: e.transfer.edge });
+          await new Promise<void>((res) => (ctl.resume = res));
+          ctl.paused = false;
+          if (ctl.cancelled) break;
+          onEvent({ type: "resumed" });
+        }
+        if (e.type === "finished") {
+          const endedAt = new Date().toISOString();
+          e = { ...e, ended_at: endedAt };
+          r.summary = { ...base.summary, id, started_at: startedAt, ended_at: endedAt };
+        }
+        onEvent(e);
+      }
+      if (ctl.cancelled) {
+        const endedAt = new Date().toISOString();
+        r.summary = { ...r.summary, ended_at: endedAt, outcome: { status: "cancelled", reason: "Cancelled by the user" } };
+        onEvent({
+          type: "finished",
+          outcome: { status: "cancelled", reason: "Cancelled by the user", owner: base.summary.owner },
+          usage: { input_tokens: 0 as unknown as bigint, output_tokens: 0 as unknown as bigint },
+          ended_at: endedAt,
+        });
+      }
+      live.delete(id);
+    })();
+    return id;
+  }
+
+  return {
+    startRun,
+    async cancel_run({ run_id }: { run_id: string }) {
+      const c = live.get(run_id);
+      if (!c) throw new PlatformError("run.not_live", `run '${run_id}' is not running in this session`);
+      c.cancelled = true;
+      c.resume?.();
+      return null;
+    },
+    async resume_run({ run_id }: { run_id: string }) {
+      const c = live.get(run_id);
+      if (!c) throw new PlatformError("run.not_live", `run '${run_id}' is not running in this session`);
+      const go = c.resume;
+      c.resume = null;
+      go?.();
+      return null;
+    },
+    async list_runs({ topology }: { topology?: string }) {
+      return [...runs.values()]
+        .map((r) => clone(r.summary))
+        .filter((s) => !topology || s.topology === topology)
+        .sort((a, b) => b.started_at.localeCompare(a.started_at));
+    },
+    async run_overview({ run_id }: { run_id: string }): Promise<RunOverview> {
+      const r = get(run_id);
+      return {
+        summary: clone(r.summary),
+        topology: clone(r.topology),
+        steps: r.events.flatMap((e) => (e.type === "step" ? [clone(e.step)] : [])),
+        transfers: r.transfers.map((t, i) => transferBrief(i, t)),
+      };
+    },
+    async step_view({ run_id, step }: { run_id: string; step: number }): Promise<StepView> {
+      const r = get(run_id);
+      const s = r.steps[step];
+      if (!s) throw new PlatformError("store.no_step", `run '${run_id}' has no step ${step} (it has ${r.steps.length})`);
+      const pick = (ids: readonly string[]) => ids.map((id) => r.items[id]).filter((i): i is Item => !!i).map(clone);
+      const steps = r.transfers.map((t) => t.step);
+      const prev = steps.filter((x) => x < step).pop() ?? null;
+      const next = steps.find((x) => x > step) ?? null;
+      return {
+        step: clone(s),
+        context: pick(s.context),
+        output: pick(s.output ?? []),
+        transfer: s.transfer != null ? transferView(r, s.transfer) : null,
+        step_count: r.steps.length,
+        prev_transfer: prev,
+        next_transfer: next,
+      };
+    },
+    async transfer_view({ run_id, index }: { run_id: string; index: number }) {
+      return transferView(get(run_id), index);
+    },
+    async fact_lost_steps({ run_id, fact }: { run_id: string; fact: string }) {
+      return get(run_id)
+        .transfers.filter((t) => t.facts.some((f) => f.id === fact && f.status === "lost"))
+        .map((t) => t.step);
+    },
+    async delete_run({ run_id }: { run_id: string }) {
+      get(run_id);
+      runs.delete(run_id);
+      return null;
+    },
+  };
+}

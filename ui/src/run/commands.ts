@@ -1,0 +1,222 @@
+// What the Run panel, the Runs list and the debugger do, bound to a platform. Like the designer's
+// commands, they read the stores at call time, so the object is stable.
+import { useMemo } from "react";
+import { usePlatform } from "../app/platform-hook";
+import { withLayout } from "../app/commands";
+import { edgeId, normalizeTopology } from "../model/topology";
+import type { Platform, RunStreamEvent } from "../platform/types";
+import { cacheKey, neighbourTransfer, stepCache, useDebugger } from "../store/debugger";
+import { useDesigner } from "../store/designer";
+import { useRun } from "../store/run";
+import { useUi } from "../store/ui";
+import { isActive, newLiveRun } from "./live";
+
+function message(e: unknown): string {
+  if (e && typeof e === "object" && "message" in e) {
+    const code = "code" in e ? ` (${String((e as { code: unknown }).code)})` : "";
+    return `${String((e as { message: unknown }).message)}${code}`;
+  }
+  return String(e);
+}
+
+/** Fetches of step views in flight, by cache key. */
+const inflight = new Set<string>();
+const MAX_INFLIGHT = 2;
+
+export function makeRunCommands(platform: Platform) {
+  const ui = () => useUi.getState();
+  const dbg = () => useDebugger.getState();
+  const run = () => useRun.getState();
+
+  // ---------- live runs ----------
+
+  async function startRun(): Promise<string | null> {
+    const t = useDesigner.getState().topology;
+    if (!t || isActive(run().live)) return null;
+    const scenarios = t.scenarios ?? [];
+    if (scenarios.length === 0) {
+      ui().notify("error", "Nothing to run", "Add a scenario (a user input) to the topology in the inspector first.");
+      return null;
+    }
+    const chosen = run().scenario[t.name];
+    const scenario = scenarios.some((s) => s.name === chosen) ? (chosen as string) : (scenarios[0]?.name as string);
+    const known = new Set(t.edges.map(edgeId));
+    const breakpoints = (run().breakpoints[t.name] ?? []).filter((e) => known.has(e));
+    const latency = run().latencyMs;
+    ui().setBottom("run");
+    const token = run().begin(newLiveRun("", t.name, scenario));
+    let buffer: RunStreamEvent[] = [];
+    let scheduled = false;
+    const flush = () => {
+      scheduled = false;
+      const batch = buffer;
+      buffer = [];
+      run().apply(token, batch);
+    };
+    const onEvent = (e: RunStreamEvent) => {
+      buffer.push(e);
+      if (!scheduled) {
+        scheduled = true;
+        setTimeout(flush, 30);
+      }
+    };
+    try {
+      const runId = await platform.startRun(
+        { topology: normalizeTopology(t), scenario, breakpoints, mock_delay_ms: latency > 0 ? latency : null, live: false },
+        onEvent,
+      );
+      const live = run().live;
+      if (live && run().liveToken === token && live.runId === "") {
+        useRun.setState({ live: { ...live, runId } });
+      }
+      return runId;
+    } catch (e) {
+      if (run().liveToken === token) run().clearLive();
+      ui().notify("error", "Could not start the run", message(e));
+      return null;
+    }
+  }
+
+  async function cancelRun(): Promise<void> {
+    const live = run().live;
+    if (!live?.runId || !isActive(live)) return;
+    try {
+      await platform.cancel_run({ run_id: live.runId });
+    } catch (e) {
+      ui().notify("error", "Could not cancel the run", message(e));
+    }
+  }
+
+  async function resumeRun(): Promise<void> {
+    const live = run().live;
+    if (!live?.runId || live.status !== "paused") return;
+    try {
+      await platform.resume_run({ run_id: live.runId });
+    } catch (e) {
+      ui().notify("error", "Could not resume the run", message(e));
+    }
+  }
+
+  function toggleBreakpoint(edge?: string): void {
+    const t = useDesigner.getState().topology;
+    if (!t) return;
+    const target = edge ?? useDesigner.getState().selection.edges[0];
+    if (!target) {
+      ui().notify("info", "Select an edge first", "A breakpoint pauses the run before that transfer.");
+      return;
+    }
+    run().toggleBreakpoint(t.name, target);
+  }
+
+  async function deleteRun(runId: string, label: string): Promise<boolean> {
+    const choice = await ui().ask({
+      title: "Delete this run?",
+      message: `${label} and its whole trace will be removed from the store. This cannot be undone.`,
+      confirmLabel: "Delete",
+    });
+    if (choice !== "confirm") return false;
+    try {
+      await platform.delete_run({ run_id: runId });
+      run().bumpRuns();
+      if (dbg().runId === runId) dbg().exit();
+      return true;
+    } catch (e) {
+      ui().notify("error", "Could not delete the run", message(e));
+      return false;
+    }
+  }
+
+  // ---------- the debugger ----------
+
+  /** Fetches what the cursor needs: the current step first, then its neighbours. */
+  function pump(): void {
+    const s = dbg();
+    const runId = s.runId;
+    if (!runId || !s.overview) return;
+    const n = s.overview.steps.length;
+    const c = s.cursor;
+    const wanted = [c, c + 1, c - 1, neighbourTransfer(s.transferSteps, c, 1), neighbourTransfer(s.transferSteps, c, -1)];
+    for (const step of wanted) {
+      if (inflight.size >= MAX_INFLIGHT) return;
+      if (step === null || step < 0 || step >= n) continue;
+      const key = cacheKey(runId, step);
+      if (stepCache.has(key) || inflight.has(key)) continue;
+      inflight.add(key);
+      platform
+        .step_view({ run_id: runId, step })
+        .then((v) => {
+          stepCache.set(key, v);
+          if (dbg().runId === runId) {
+            if (dbg().stepError?.step === step) dbg().setStepError(null);
+            dbg().bumpCache();
+          }
+        })
+        .catch((e: unknown) => {
+          if (dbg().runId === runId && dbg().cursor === step) dbg().setStepError({ step, message: message(e) });
+        })
+        .finally(() => {
+          inflight.delete(key);
+          if (dbg().runId === runId) pump();
+        });
+    }
+  }
+
+  function goTo(step: number): void {
+    dbg().setCursor(step);
+    stepCache.get(cacheKey(dbg().runId ?? "", dbg().cursor)); // mark as recently used
+    pump();
+  }
+
+  async function openRun(runId: string, opts: { step?: number } = {}): Promise<boolean> {
+    dbg().begin(runId);
+    ui().setBusy("Opening run…");
+    try {
+      const overview = await platform.run_overview({ run_id: runId });
+      const topology = overview.topology ? await withLayout(normalizeTopology(overview.topology), ui().nodeSizes) : null;
+      dbg().load(runId, overview, topology, opts.step ?? 0);
+      pump();
+      return true;
+    } catch (e) {
+      dbg().fail(message(e));
+      ui().notify("error", "Could not open the run", message(e));
+      return false;
+    } finally {
+      ui().setBusy(null);
+    }
+  }
+
+  function nextTransfer(dir: 1 | -1): void {
+    const s = dbg();
+    const to = neighbourTransfer(s.transferSteps, s.cursor, dir);
+    if (to !== null) goTo(to);
+  }
+
+  return {
+    platform,
+    startRun,
+    cancelRun,
+    resumeRun,
+    toggleBreakpoint,
+    deleteRun,
+    openRun,
+    goTo,
+    stepBy: (d: number) => goTo(dbg().cursor + d),
+    nextTransfer: () => nextTransfer(1),
+    prevTransfer: () => nextTransfer(-1),
+    home: () => goTo(0),
+    end: () => goTo((dbg().overview?.steps.length ?? 1) - 1),
+    exitDebugger: () => dbg().exit(),
+    /** Re-fetches after an error. */
+    retry: () => {
+      dbg().setStepError(null);
+      pump();
+    },
+  };
+}
+
+export type RunCommands = ReturnType<typeof makeRunCommands>;
+
+export function useRunCommands(): RunCommands {
+  const platform = usePlatform();
+  return useMemo(() => makeRunCommands(platform), [platform]);
+}

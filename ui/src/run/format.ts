@@ -1,0 +1,68 @@
+// Small formatters shared by the run views.
+import type { ItemKind, OutcomeStatus, StepKind } from "./types";
+
+export function formatDuration(ms: number | null): string {
+  if (ms === null || !Number.isFinite(ms) || ms < 0) return "—";
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  if (s < 60) return `${s < 10 ? s.toFixed(1) : Math.round(s)} s`;
+  const m = Math.floor(s / 60);
+  return `${m} min ${Math.round(s - m * 60)} s`;
+}
+
+export function durationMs(start: string | null, end: string | null): number | null {
+  if (!start || !end) return null;
+  const a = Date.parse(start);
+  const b = Date.parse(end);
+  return Number.isFinite(a) && Number.isFinite(b) ? b - a : null;
+}
+
+export function formatTokens(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+export function formatWhen(iso: string, now: number = Date.now()): string {
+  const t = Date.parse(iso);
+  if (!Number.isFinite(t)) return iso;
+  const d = (now - t) / 1000;
+  if (d < 45) return "just now";
+  if (d < 3600) return `${Math.round(d / 60)} min ago`;
+  const date = new Date(t);
+  const sameDay = new Date(now).toDateString() === date.toDateString();
+  const hm = date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return sameDay ? hm : `${date.toLocaleDateString([], { month: "short", day: "numeric" })} ${hm}`;
+}
+
+export const STEP_LABELS: Record<StepKind, string> = {
+  model_call: "model call",
+  tool_call: "tool call",
+  handoff: "handoff",
+  delegation: "delegation",
+  delegation_return: "returns",
+  guard: "guard",
+  final: "final answer",
+};
+
+export const ITEM_LABELS: Record<ItemKind, string> = {
+  instructions: "instructions",
+  pinned_fact: "pinned fact",
+  user_message: "user",
+  assistant_message: "assistant",
+  reasoning: "reasoning",
+  tool_call: "tool call",
+  tool_result: "tool result",
+  transfer_call: "transfer call",
+  transfer_output: "transfer output",
+};
+
+export const OUTCOME_LABELS: Record<OutcomeStatus, string> = {
+  completed: "Completed",
+  stopped: "Stopped",
+  escalated: "Escalated",
+  failed: "Failed",
+  cancelled: "Cancelled",
+  interrupted: "Interrupted",
+  running: "Running",
+};

@@ -1,0 +1,55 @@
+// Re-exports of the run and trace bindings, and the few helpers every run view needs.
+export type { EdgeKind } from "../bindings/EdgeKind";
+export type { FactCheck } from "../bindings/FactCheck";
+export type { FactStatus } from "../bindings/FactStatus";
+export type { Item } from "../bindings/Item";
+export type { ItemKind } from "../bindings/ItemKind";
+export type { LiveEvent } from "../bindings/LiveEvent";
+export type { Outcome } from "../bindings/Outcome";
+export type { OutcomeStatus } from "../bindings/OutcomeStatus";
+export type { RunOverview } from "../bindings/RunOverview";
+export type { RunSummary } from "../bindings/RunSummary";
+export type { Step } from "../bindings/Step";
+export type { StepBrief } from "../bindings/StepBrief";
+export type { StepKind } from "../bindings/StepKind";
+export type { StepView } from "../bindings/StepView";
+export type { Transfer } from "../bindings/Transfer";
+export type { TransferBrief } from "../bindings/TransferBrief";
+export type { TransferView } from "../bindings/TransferView";
+export type { Usage } from "../bindings/Usage";
+
+import type { Item } from "../bindings/Item";
+
+/**
+ * The generated types say `bigint` for u64 counters; they arrive as JSON numbers. Every view
+ * reads them through this.
+ */
+export function num(v: bigint | number | null | undefined): number {
+  return v == null ? 0 : Number(v);
+}
+
+/** Baton's token estimate for text: one token per four characters, rounded up. */
+export function estimateTokens(chars: number): number {
+  return Math.ceil(chars / 4);
+}
+
+/** What an item shows: its text, or a call's name and arguments. */
+export function itemText(i: Item): string {
+  if (i.kind === "tool_call" || i.kind === "transfer_call") {
+    const args = i.arguments && i.arguments !== "{}" ? i.arguments : "";
+    return `${i.name ?? "call"}(${args})`;
+  }
+  return i.text ?? "";
+}
+
+/** Token estimate of one item (text, name and arguments). */
+export function itemTokens(i: Item): number {
+  const chars = (i.text?.length ?? 0) + (i.name?.length ?? 0) + (i.arguments?.length ?? 0);
+  return estimateTokens(chars);
+}
+
+export function contextTokens(items: readonly Item[]): number {
+  let n = 0;
+  for (const i of items) n += itemTokens(i);
+  return n;
+}
