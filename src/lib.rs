@@ -6,6 +6,7 @@ pub mod config;
 pub mod context;
 pub mod engine;
 pub mod export;
+pub mod import;
 pub mod lint;
 pub mod providers;
 pub mod refactor;

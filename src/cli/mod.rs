@@ -2,6 +2,7 @@
 //! command ran and found errors (lint errors, a failed run), 2 bad input (unreadable file,
 //! parse error, bad arguments).
 
+mod import_cmd;
 mod provider_cmds;
 mod run_cmds;
 mod serve_cmd;

@@ -48,10 +48,30 @@ pub enum TraceCmd {
         #[command(flatten)]
         db: DbArg,
     },
+    /// Import a trace recorded by another framework into the store.
+    Import {
+        file: PathBuf,
+        /// auto, openai-agents, otlp or adk.
+        #[arg(long, default_value = "auto")]
+        from: String,
+        /// text: each run's timeline; json: the native trace (an array when the file holds
+        /// several runs).
+        #[arg(long, value_enum, default_value_t)]
+        format: OutFormat,
+        /// A topology whose pinned facts (held by agents of the same names) are checked at
+        /// every transfer.
+        #[arg(long)]
+        facts: Option<PathBuf>,
+        /// Print only the summary.
+        #[arg(long)]
+        quiet: bool,
+        #[command(flatten)]
+        db: DbArg,
+    },
     /// Export a saved run.
     Export {
         run: String,
-        /// json: the native trace format.
+        /// json: the native trace format; otlp: OTLP JSON with the OpenTelemetry GenAI conventions.
         #[arg(long = "to")]
         to: String,
         #[arg(short = 'o', long = "output")]
@@ -174,6 +194,9 @@ fn read_trace_file(file: &Path) -> Result<Trace, Failure> {
 
 pub fn trace(c: TraceCmd) -> Result<i32, Failure> {
     match c {
+        TraceCmd::Import { file, from, format, facts, quiet, db } => {
+            super::import_cmd::import(file, &from, format, facts, quiet, db)
+        }
         TraceCmd::Show { run, format, db } => {
             let trace = if Path::new(&run).exists() {
                 read_trace_file(Path::new(&run))?
@@ -188,8 +211,9 @@ pub fn trace(c: TraceCmd) -> Result<i32, Failure> {
                 runtime()?.block_on(async { db.open().await?.load_trace(&run).await.map_err(Failure::input) })?;
             let text = match to.as_str() {
                 "json" => serde_json::to_string_pretty(&trace).expect("traces serialize") + "\n",
+                "otlp" => serde_json::to_string_pretty(&baton::trace::to_otlp(&trace)).expect("serializes") + "\n",
                 other => {
-                    return Err(Failure::input(format!("unknown trace format '{other}'; choose: json")));
+                    return Err(Failure::input(format!("unknown trace format '{other}'; choose: json, otlp")));
                 }
             };
             match output {

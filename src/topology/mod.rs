@@ -429,8 +429,13 @@ impl Topology {
 
 impl ModelRef {
     pub fn mock() -> ModelRef {
+        ModelRef::with_provider(Provider::Mock)
+    }
+
+    /// A model of `provider` named `mock`, with no parameters (set `name` after).
+    pub fn with_provider(provider: Provider) -> ModelRef {
         ModelRef {
-            provider: Provider::Mock,
+            provider,
             name: "mock".into(),
             base_url: None,
             temperature: None,

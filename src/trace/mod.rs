@@ -2,9 +2,11 @@
 //! outcome, and the items they reference (stored once, by id). JSON with `"version": 1`.
 
 mod brief;
+mod otlp_export;
 mod timeline;
 
 pub use brief::{StepBrief, TransferBrief};
+pub use otlp_export::to_otlp;
 pub use timeline::render_timeline;
 
 use crate::context::{FactStatus, Item, ItemId, ItemStore};

@@ -9,4 +9,6 @@ const step = (cmd, args) => {
   if (r.status !== 0) process.exit(r.status ?? 1);
 };
 if (process.env.BATON_E2E_NO_BUILD !== "1") step("npx", ["vite", "build", "--logLevel", "warn"]);
-step(process.execPath, ["--test", "--test-concurrency=1", "--test-reporter=spec", "e2e/designer.spec.mjs"]);
+// `npm run e2e -- e2e/run.spec.mjs` runs one file.
+const specs = process.argv.slice(2).length ? process.argv.slice(2) : ["e2e/designer.spec.mjs", "e2e/run.spec.mjs"];
+step(process.execPath, ["--test", "--test-concurrency=1", "--test-reporter=spec", ...specs]);

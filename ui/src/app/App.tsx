@@ -1,11 +1,16 @@
 import { ReactFlowProvider } from "@xyflow/react";
 import { useEffect } from "react";
+import { Debugger } from "../debugger/Debugger";
+import { useDebuggerKeys } from "../debugger/useDebuggerKeys";
+import { CompareDialog } from "../dialogs/CompareDialog";
+import { useRunCommands } from "../run/commands";
+import { useDebugger } from "../store/debugger";
 import { Canvas } from "../canvas/Canvas";
 import { ExportDialog } from "../dialogs/ExportDialog";
 import { OpenDialog } from "../dialogs/OpenDialog";
 import { ConfirmDialog, PathPromptDialog } from "../dialogs/PromptDialogs";
 import { useLint } from "../hooks/useLint";
-import { useShortcuts } from "../hooks/useShortcuts";
+import { isModalOpen, useShortcuts } from "../hooks/useShortcuts";
 import { useUnsavedGuard } from "../hooks/useUnsavedGuard";
 import { Inspector } from "../inspector/Inspector";
 import { BottomPanel } from "../panels/BottomPanel";
@@ -31,27 +36,36 @@ export function App({ platform }: { platform: Platform }) {
 
 function Shell() {
   const commands = useCommands();
+  const run = useRunCommands();
   const hasDoc = useDesigner((s) => s.topology !== null);
+  const debug = useDebugger((s) => s.mode === "debug");
   const dialog = useUi((s) => s.dialog);
+  const compare = useUi((s) => s.compare);
   useLint();
-  useShortcuts(commands);
+  useShortcuts(commands, run);
+  useDebuggerKeys(run, debug, isModalOpen);
   useUnsavedGuard(commands);
 
-  // `?open=PATH` opens a file at start (links, screenshots, tests).
+  // `?open=PATH` opens a file at start, `?run=ID[&step=N]` a saved run (links, screenshots, tests).
   useEffect(() => {
-    const path = new URLSearchParams(window.location.search).get("open");
+    const q = new URLSearchParams(window.location.search);
+    const path = q.get("open");
     if (path) void commands.openPath(path, { skipGuard: true });
-  }, [commands]);
+    const runId = q.get("run");
+    if (runId) void run.openRun(runId, { step: Number(q.get("step") ?? 0) || 0 });
+  }, [commands, run]);
 
   return (
-    <div className="app" data-testid="app" data-platform={commands.platform.kind}>
-      <TopBar commands={commands} />
+    <div className={`app${debug ? " is-debug" : ""}`} data-testid="app" data-platform={commands.platform.kind} data-mode={debug ? "debug" : "design"}>
+      <TopBar commands={commands} run={run} />
       <div className="workspace">
-        {hasDoc ? (
+        {debug ? (
+          <Debugger commands={run} />
+        ) : hasDoc ? (
           <>
             <main className="main-column">
               <Canvas />
-              <BottomPanel />
+              <BottomPanel run={run} />
             </main>
             <Inspector />
           </>
@@ -60,6 +74,7 @@ function Shell() {
         )}
       </div>
       <StatusBar commands={commands} />
+      {compare && <CompareDialog platform={run.platform} runs={compare} onClose={() => useUi.getState().setCompare(null)} />}
       {dialog === "open" && <OpenDialog commands={commands} />}
       {dialog === "export" && hasDoc && <ExportDialog commands={commands} />}
       <ConfirmDialog />

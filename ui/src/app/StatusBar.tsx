@@ -1,4 +1,5 @@
 import { useDesigner } from "../store/designer";
+import { useDebugger } from "../store/debugger";
 import type { Commands } from "./commands";
 
 const HOST: Record<string, string> = { tauri: "Desktop", http: "Browser · baton serve", mock: "Mock backend" };
@@ -9,13 +10,21 @@ export function StatusBar({ commands }: { commands: Commands }) {
   const handoffs = topology?.edges.filter((e) => e.kind === "handoff").length ?? 0;
   const delegations = (topology?.edges.length ?? 0) - handoffs;
   const sel = selection.agents.length + selection.edges.length;
+  const debug = useDebugger((s) => s.mode === "debug");
+  const cursor = useDebugger((s) => s.cursor);
+  const steps = useDebugger((s) => s.overview?.steps.length ?? 0);
   return (
     <footer className="statusbar" data-testid="statusbar">
       <span className="status-host">
         <span className={`status-dot host-${commands.platform.kind}`} /> {HOST[commands.platform.kind]}
       </span>
       <div className="spacer" />
-      {topology && (
+      {debug && (
+        <span className="status-debug" data-testid="status-debug">
+          Debugging · step {cursor} of {steps.toLocaleString()} · read-only
+        </span>
+      )}
+      {!debug && topology && (
         <>
           {sel > 0 && <span>{sel} selected</span>}
           <span>

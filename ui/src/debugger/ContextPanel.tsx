@@ -3,7 +3,8 @@ import { Eye, FileOutput } from "lucide-react";
 import { useCallback, useMemo } from "react";
 import { formatTokens } from "../run/format";
 import { contextTokens, type Item, type StepView } from "../run/types";
-import { ItemCard, provenance } from "./ItemCard";
+import { ItemCard } from "./ItemCard";
+import { provenance } from "./provenance";
 import type { AgentLookups } from "./lookups";
 import { MeasuredList } from "./MeasuredList";
 

@@ -6,7 +6,8 @@ import { layoutDiff, type DiffCell, type DiffRow } from "../run/diff";
 import { formatTokens } from "../run/format";
 import { contextTokens, type Item, type TransferView } from "../run/types";
 import { useDebugger } from "../store/debugger";
-import { ItemCard, provenance } from "./ItemCard";
+import { ItemCard } from "./ItemCard";
+import { provenance } from "./provenance";
 import type { AgentLookups } from "./lookups";
 import { MeasuredList } from "./MeasuredList";
 
@@ -16,6 +17,8 @@ const GLYPH = {
   dropped: <Minus size={13} />,
   added: <Plus size={13} />,
 };
+
+let scrollSeq = 0;
 
 export function DiffView({ view, lookups }: { view: TransferView; lookups: AgentLookups }) {
   const { palette, agentName } = lookups;
@@ -36,10 +39,10 @@ export function DiffView({ view, lookups }: { view: TransferView; lookups: Agent
     flashItem(id);
     const r = layout.rows[layout.rowOfSender.get(id) ?? -1];
     const i = r ? rowIndex.get(r) : undefined;
-    if (i !== undefined) setScrollTo({ index: i, seq: Date.now() });
+    if (i !== undefined) setScrollTo({ index: i, seq: ++scrollSeq });
   };
 
-  const cell = (c: DiffCell | null, side: "sender" | "receiver", extra?: React.ReactNode) =>
+  const cell = (c: DiffCell | null, side: "sender" | "receiver", extra?: React.ReactNode, clamp?: number) =>
     c ? (
       <ItemCard
         item={c.item}
@@ -51,6 +54,7 @@ export function DiffView({ view, lookups }: { view: TransferView; lookups: Agent
         side={side}
         flash={flash?.id === c.item.id}
         extra={extra}
+        clamp={clamp ?? 2}
       />
     ) : (
       <div className="diff-empty" aria-hidden="true" />
@@ -65,9 +69,7 @@ export function DiffView({ view, lookups }: { view: TransferView; lookups: Agent
           <span className="diff-glyph g-carried" title="carried: the same item on both sides">
             {GLYPH.carried}
           </span>
-          <div className="diff-carried-right">
-            <span className="same-as">same item</span>
-          </div>
+          <div className="diff-carried-right">{cell(r.right, "receiver", undefined, 1)}</div>
         </div>
       );
     }

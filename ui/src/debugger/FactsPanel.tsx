@@ -25,7 +25,9 @@ export function FactsPanel({ lookups, onJump }: { lookups: AgentLookups; onJump:
       {at.map(({ fact, status, transfer, lostAt }) => {
         const holders = (fact.holders ?? []).map(agentName);
         const where = transfer
-          ? `at T${transfer.index}: ${agentName(transfer.from)} → ${agentName(transfer.to)}`
+          ? `at T${transfer.index} (${agentName(transfer.from)} → ${agentName(transfer.to)})${
+              status === "added" ? `: ${agentName(transfer.to)} holds it itself` : status === "absent" ? ": nobody had it" : ""
+            }`
           : holders.length
             ? `held by ${holders.join(", ")}`
             : "held by nobody yet";

@@ -23,6 +23,8 @@ export function MeasuredList({
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const virtual = count > VIRTUALISE_AFTER;
+  // TanStack Virtual hands back an imperative object; the React Compiler skips this component.
+  // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: virtual ? count : 0,
     getScrollElement: () => ref.current,

@@ -31,6 +31,8 @@ export type TimelineProps = {
 
 export function Timeline({ steps, palette, agentName, current, onPick, lostSteps, pausedStep, follow, testId = "timeline", label, onKey }: TimelineProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
+  // TanStack Virtual hands back an imperative object; the React Compiler skips this component.
+  // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: steps.length,
     getScrollElement: () => scrollRef.current,

@@ -1,6 +1,8 @@
 // Global keyboard shortcuts. Delete is React Flow's (it knows the canvas selection).
 import { useEffect } from "react";
 import type { Commands } from "../app/commands";
+import type { RunCommands } from "../run/commands";
+import { useDebugger } from "../store/debugger";
 import { useUi } from "../store/ui";
 
 export function isEditable(el: EventTarget | null): boolean {
@@ -9,13 +11,33 @@ export function isEditable(el: EventTarget | null): boolean {
   return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || el.isContentEditable;
 }
 
-export function useShortcuts(commands: Commands) {
+/** Whether a modal dialog is up (shortcuts then leave the keyboard to it). */
+export function isModalOpen(): boolean {
+  const ui = useUi.getState();
+  return ui.dialog !== null || ui.confirm !== null || ui.compare !== null;
+}
+
+export function useShortcuts(commands: Commands, run: RunCommands) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const mod = e.ctrlKey || e.metaKey;
       const key = e.key.toLowerCase();
-      const ui = useUi.getState();
-      const modal = ui.dialog !== null || ui.confirm !== null;
+      const modal = isModalOpen();
+      // Debug mode has its own keys (useDebuggerKeys); the document is not on screen.
+      if (useDebugger.getState().mode === "debug") {
+        if (mod && (key === "s" || key === "o" || key === "n" || key === "e")) e.preventDefault();
+        return;
+      }
+      if (e.key === "F5" && !mod) {
+        e.preventDefault();
+        if (!modal) void run.startRun();
+        return;
+      }
+      if (e.key === "F9" && !mod) {
+        e.preventDefault();
+        if (!modal) run.toggleBreakpoint();
+        return;
+      }
       if (mod && !e.altKey) {
         if (key === "s") {
           e.preventDefault();
@@ -60,5 +82,5 @@ export function useShortcuts(commands: Commands) {
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [commands]);
+  }, [commands, run]);
 }

@@ -1,17 +1,26 @@
-// The bottom panel: tabs (Problems now; the debugger's Run and Timeline tabs join here later).
-import { ChevronDown, ChevronUp } from "lucide-react";
-import type { ReactNode } from "react";
+// The bottom panel: Problems (lint), Run (start, watch, pause and resume a run) and Runs (saved
+// runs of this topology). Its top edge drags to resize it.
+import { ChevronDown, ChevronUp, Loader2, Pause } from "lucide-react";
+import { useRef, type ReactNode } from "react";
 import { SeverityIcon } from "../canvas/icons";
+import { isActive } from "../run/live";
+import type { RunCommands } from "../run/commands";
 import { useDesigner } from "../store/designer";
+import { useRun } from "../store/run";
 import { useUi, type BottomTab } from "../store/ui";
 import { ProblemsPanel } from "./ProblemsPanel";
+import { RunPanel } from "./RunPanel";
+import { RunsPanel } from "./RunsPanel";
 
 type TabDef = { id: BottomTab; label: string; badge?: ReactNode; render: () => ReactNode };
 
-export function BottomPanel() {
+export function BottomPanel({ run }: { run: RunCommands }) {
   const findings = useDesigner((s) => s.findings);
   const tab = useUi((s) => s.bottomTab);
   const open = useUi((s) => s.bottomOpen);
+  const height = useUi((s) => s.bottomHeight);
+  const live = useRun((s) => s.live);
+  const drag = useRef<{ y: number; h: number } | null>(null);
   const setBottom = useUi((s) => s.setBottom);
   const toggle = useUi((s) => s.toggleBottom);
   const errors = findings.filter((f) => f.severity === "error").length;
@@ -44,11 +53,46 @@ export function BottomPanel() {
       ),
       render: () => <ProblemsPanel />,
     },
+    {
+      id: "run",
+      label: "Run",
+      badge:
+        live?.status === "paused" ? (
+          <Pause size={12} className="tab-paused" aria-label="paused" />
+        ) : isActive(live) ? (
+          <Loader2 size={12} className="spin" aria-label="running" />
+        ) : undefined,
+      render: () => <RunPanel commands={run} />,
+    },
+    { id: "runs", label: "Runs", render: () => <RunsPanel commands={run} /> },
   ];
   const current = tabs.find((t) => t.id === tab) ?? tabs[0];
 
   return (
-    <section className={`bottom-panel${open ? "" : " is-collapsed"}`} data-testid="bottom-panel">
+    <section className={`bottom-panel${open ? "" : " is-collapsed"}`} data-testid="bottom-panel" style={open ? { height } : undefined}>
+      {open && (
+        <div
+          className="bottom-resizer"
+          role="separator"
+          aria-orientation="horizontal"
+          aria-label="Resize panel"
+          tabIndex={0}
+          onPointerDown={(e) => {
+            drag.current = { y: e.clientY, h: height };
+            (e.target as HTMLElement).setPointerCapture(e.pointerId);
+          }}
+          onPointerMove={(e) => {
+            if (drag.current) useUi.getState().setBottomHeight(drag.current.h + drag.current.y - e.clientY);
+          }}
+          onPointerUp={() => (drag.current = null)}
+          onKeyDown={(e) => {
+            if (e.key === "ArrowUp" || e.key === "ArrowDown") {
+              e.preventDefault();
+              useUi.getState().setBottomHeight(height + (e.key === "ArrowUp" ? 24 : -24));
+            }
+          }}
+        />
+      )}
       <div className="bottom-tabs" role="tablist">
         {tabs.map((t) => (
           <button

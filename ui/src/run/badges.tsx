@@ -88,7 +88,7 @@ const FACT_LABELS: Record<FactAtStep["status"], string> = {
   carried: "carried",
   transformed: "transformed",
   lost: "lost",
-  added: "held by receiver",
+  added: "added",
   absent: "absent",
   held: "held",
 };

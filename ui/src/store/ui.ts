@@ -33,6 +33,8 @@ type UiState = {
   nodeSizes: Record<string, { width: number; height: number }>;
   busy: string | null;
   recent: FileEntry[];
+  /** Two runs whose transfers are compared (a modal). */
+  compare: [string, string] | null;
 
   openDialog(d: DialogKind): void;
   notify(kind: Toast["kind"], title: string, detail?: string): void;
@@ -44,6 +46,7 @@ type UiState = {
   setBottomHeight(px: number): void;
   setNodeSizes(sizes: Record<string, { width: number; height: number }>): void;
   setBusy(label: string | null): void;
+  setCompare(runs: [string, string] | null): void;
   addRecent(path: string): void;
 };
 
@@ -56,10 +59,11 @@ export const useUi = create<UiState>()((set, get) => ({
   pendingConnection: null,
   bottomTab: "problems",
   bottomOpen: true,
-  bottomHeight: 232,
+  bottomHeight: 264,
   nodeSizes: {},
   busy: null,
   recent: loadRecent(),
+  compare: null,
 
   openDialog(dialog) {
     set({ dialog });
@@ -102,6 +106,9 @@ export const useUi = create<UiState>()((set, get) => ({
   },
   setBusy(busy) {
     set({ busy });
+  },
+  setCompare(compare) {
+    set({ compare });
   },
   addRecent(path) {
     set({ recent: pushRecent(path) });

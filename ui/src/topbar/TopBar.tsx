@@ -1,5 +1,8 @@
 import {
+  ArrowLeft,
   ChevronDown,
+  Loader2,
+  Play,
   Clock,
   FilePlus2,
   FolderOpen,
@@ -13,6 +16,11 @@ import {
 } from "lucide-react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { Commands } from "../app/commands";
+import { OutcomeBadge } from "../run/badges";
+import type { RunCommands } from "../run/commands";
+import { isActive } from "../run/live";
+import { useDebugger } from "../store/debugger";
+import { useRun } from "../store/run";
 import { fileName } from "../recent";
 import { selectCanRedo, selectCanUndo, selectDirty, useDesigner } from "../store/designer";
 import { useUi } from "../store/ui";
@@ -52,7 +60,49 @@ function IconButton({
   );
 }
 
-export function TopBar({ commands }: { commands: Commands }) {
+export function TopBar({ commands, run }: { commands: Commands; run: RunCommands }) {
+  const debug = useDebugger((s) => s.mode === "debug");
+  return debug ? <DebugTopBar run={run} /> : <DesignTopBar commands={commands} run={run} />;
+}
+
+function DebugTopBar({ run }: { run: RunCommands }) {
+  const overview = useDebugger((s) => s.overview);
+  const runId = useDebugger((s) => s.runId);
+  const s = overview?.summary;
+  useEffect(() => {
+    document.title = s ? `Run of ${s.topology} — Baton` : "Baton";
+  }, [s]);
+  return (
+    <header className="topbar is-debug" data-testid="topbar">
+      <div className="brand">
+        <BatonMark />
+        <span className="brand-name">Baton</span>
+      </div>
+      <div className="topbar-sep" />
+      <button className="btn btn-secondary btn-sm" data-testid="debug-exit" onClick={run.exitDebugger} title="Back to the editor (Esc)">
+        <ArrowLeft size={14} /> Back to editor <kbd>Esc</kbd>
+      </button>
+      <span className="debug-mode-pill">Debugging</span>
+      <div className="doc-title" data-testid="doc-title">
+        {s ? (
+          <>
+            <span className="doc-name">{s.topology}</span>
+            <span className="doc-topology-name">
+              scenario {s.scenario} · run <span className="mono">{(runId ?? "").slice(0, 8)}</span>
+            </span>
+            <OutcomeBadge status={s.outcome.status} />
+          </>
+        ) : (
+          <span className="busy">Opening run…</span>
+        )}
+      </div>
+    </header>
+  );
+}
+
+function DesignTopBar({ commands, run }: { commands: Commands; run: RunCommands }) {
+  const live = useRun((s) => s.live);
+  const running = isActive(live);
   const topology = useDesigner((s) => s.topology);
   const path = useDesigner((s) => s.path);
   const dirty = useDesigner(selectDirty);
@@ -127,6 +177,15 @@ export function TopBar({ commands }: { commands: Commands }) {
           title="Replace a handoff chain (the selected edges, or the longest chain from the entry) with a supervisor that delegates and keeps ownership"
         >
           <GitMerge size={15} /> Refactor to supervisor
+        </button>
+        <button
+          className="btn btn-run"
+          data-testid="topbar-run"
+          disabled={!hasDoc || running}
+          onClick={() => void run.startRun()}
+          title={running ? "A run is going on (see the Run tab)" : "Run the topology on its scenario with mock models (F5)"}
+        >
+          {running ? <Loader2 size={15} className="spin" /> : <Play size={15} />} Run
         </button>
         <button className="btn btn-primary" data-testid="export-open" disabled={!hasDoc} onClick={commands.showExport} title={`Export (${MOD}E)`}>
           <Share size={15} /> Export

@@ -1,0 +1,201 @@
+//! Google ADK sessions (snake_case from `adk run --save_session`, camelCase from the API
+//! server): events with an `author`, `content.parts` (text, function calls and responses) and
+//! `actions.transfer_to_agent`. A session keeps events, not the LLM requests; the input an
+//! agent's model saw is rebuilt the way ADK builds it: its own events as they were, other
+//! agents' events rewritten as user-role "For context:" messages.
+
+use super::recorded::{CallRec, Ev, MsgRec, RecordedRun, Role};
+use crate::topology::EdgeKind;
+use serde_json::Value;
+
+fn get<'a>(v: &'a Value, snake: &str, camel: &str) -> Option<&'a Value> {
+    v.get(snake).or_else(|| v.get(camel))
+}
+
+fn text(v: Option<&Value>) -> String {
+    match v {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Null) | None => String::new(),
+        Some(other) => other.to_string(),
+    }
+}
+
+/// One event's parts, as (texts, calls, responses).
+struct Parts {
+    texts: Vec<String>,
+    calls: Vec<CallRec>,
+    responses: Vec<(String, String, String)>,
+}
+
+fn parts_of(ev: &Value) -> Parts {
+    let mut p = Parts { texts: vec![], calls: vec![], responses: vec![] };
+    for part in ev.pointer("/content/parts").and_then(Value::as_array).into_iter().flatten() {
+        if part.get("thought").and_then(Value::as_bool) == Some(true) {
+            continue;
+        }
+        if let Some(t) = part.get("text").and_then(Value::as_str) {
+            p.texts.push(t.to_owned());
+        }
+        if let Some(fc) = get(part, "function_call", "functionCall") {
+            p.calls.push(CallRec {
+                id: text(fc.get("id")),
+                name: text(fc.get("name")),
+                arguments: fc.get("args").map(|a| a.to_string()).unwrap_or_else(|| "{}".into()),
+            });
+        }
+        if let Some(fr) = get(part, "function_response", "functionResponse") {
+            p.responses.push((
+                text(fr.get("id")),
+                text(fr.get("name")),
+                fr.get("response").map(|r| r.to_string()).unwrap_or_default(),
+            ));
+        }
+    }
+    p
+}
+
+/// ADK's rewriting of another agent's event for the current agent (contents.py).
+fn foreign(author: &str, p: &Parts) -> Option<MsgRec> {
+    let mut lines = vec!["For context:".to_owned()];
+    for t in &p.texts {
+        lines.push(format!("[{author}] said: {t}"));
+    }
+    for c in &p.calls {
+        lines.push(format!("[{author}] called tool `{}` with parameters: {}", c.name, c.arguments));
+    }
+    for (_, name, resp) in &p.responses {
+        lines.push(format!("[{author}] `{name}` tool returned result: {resp}"));
+    }
+    (lines.len() > 1).then(|| MsgRec {
+        role: Role::User,
+        text: lines.join("\n"),
+        calls: vec![],
+        call_id: None,
+        author: None,
+        ..Default::default()
+    })
+}
+
+/// The recorded run of one ADK session.
+pub fn to_run(session: &Value) -> Result<RecordedRun, String> {
+    let events = session.get("events").and_then(Value::as_array).ok_or("the session has no `events` list")?;
+    let mut out: Vec<Ev> = vec![];
+    // Everything said so far, as (author, parts).
+    let mut said: Vec<(String, Parts)> = vec![];
+    let mut started = 0f64;
+    let mut ended = 0f64;
+    for (i, ev) in events.iter().enumerate() {
+        let author =
+            ev.get("author").and_then(Value::as_str).ok_or_else(|| format!("event {i} has no author"))?.to_owned();
+        let ts = ev.get("timestamp").and_then(Value::as_f64).unwrap_or(0.0);
+        if i == 0 {
+            started = ts;
+        }
+        ended = ended.max(ts);
+        if ev.get("partial").and_then(Value::as_bool) == Some(true) {
+            continue;
+        }
+        let p = parts_of(ev);
+        if author == "user" {
+            let msgs: Vec<MsgRec> = p.texts.iter().map(|t| MsgRec::text(Role::User, t.clone())).collect();
+            if !msgs.is_empty() {
+                out.push(Ev::Input(msgs));
+            }
+        } else if !p.texts.is_empty() || !p.calls.is_empty() {
+            // A model response: rebuild what this agent's model saw.
+            let mut input = vec![];
+            for (who, q) in &said {
+                if who == "user" {
+                    input.extend(q.texts.iter().map(|t| MsgRec::text(Role::User, t.clone())));
+                } else if *who == author {
+                    if !q.texts.is_empty() || !q.calls.is_empty() {
+                        input.push(MsgRec {
+                            role: Role::Assistant,
+                            text: q.texts.join(""),
+                            calls: q.calls.clone(),
+                            call_id: None,
+                            author: None,
+                            reasoning: vec![],
+                        });
+                    }
+                    for (id, _, resp) in &q.responses {
+                        input.push(MsgRec {
+                            role: Role::Tool,
+                            text: resp.clone(),
+                            calls: vec![],
+                            call_id: Some(id.clone()),
+                            author: None,
+                            ..Default::default()
+                        });
+                    }
+                } else if let Some(m) = foreign(who, q) {
+                    input.push(m);
+                }
+            }
+            let output = vec![MsgRec {
+                role: Role::Assistant,
+                text: p.texts.join(""),
+                calls: p.calls.clone(),
+                call_id: None,
+                author: None,
+                ..Default::default()
+            }];
+            out.push(Ev::Model { agent: author.clone(), input: Some(input), output, usage: usage(ev), model: None });
+        }
+        for (id, name, resp) in &p.responses {
+            let args = said
+                .iter()
+                .rev()
+                .flat_map(|(_, q)| q.calls.iter())
+                .find(|c| c.id == *id)
+                .map(|c| c.arguments.clone())
+                .unwrap_or_else(|| "{}".into());
+            out.push(Ev::Tool {
+                agent: author.clone(),
+                name: name.clone(),
+                call_id: Some(id.clone()),
+                arguments: args,
+                output: Some(resp.clone()),
+            });
+        }
+        if let Some(target) =
+            ev.get("actions").and_then(|a| get(a, "transfer_to_agent", "transferToAgent")).and_then(Value::as_str)
+        {
+            out.push(Ev::Transfer {
+                kind: EdgeKind::Handoff,
+                from: author.clone(),
+                to: target.to_owned(),
+                policy: None,
+            });
+        }
+        if let Some(msg) = get(ev, "error_message", "errorMessage").and_then(Value::as_str) {
+            out.push(Ev::Error { agent: author.clone(), message: msg.to_owned() });
+        }
+        said.push((author, p));
+    }
+    let ts = |t: f64| {
+        humantime::format_rfc3339_micros(std::time::UNIX_EPOCH + std::time::Duration::from_secs_f64(t.max(0.0)))
+            .to_string()
+    };
+    Ok(RecordedRun {
+        id: text(session.get("id")),
+        name: text(get(session, "app_name", "appName")),
+        started_at: ts(started),
+        ended_at: ts(ended),
+        events: out,
+        notes: vec![
+            "ADK sessions keep events, not model requests: each agent's input was rebuilt the way ADK's contents \
+             processor builds it (other agents' turns as \"For context:\" messages)"
+                .into(),
+        ],
+        ..Default::default()
+    })
+}
+
+fn usage(ev: &Value) -> Option<crate::providers::Usage> {
+    let u = get(ev, "usage_metadata", "usageMetadata")?;
+    Some(crate::providers::Usage {
+        input_tokens: get(u, "prompt_token_count", "promptTokenCount")?.as_u64()?,
+        output_tokens: get(u, "candidates_token_count", "candidatesTokenCount").and_then(Value::as_u64).unwrap_or(0),
+    })
+}

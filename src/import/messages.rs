@@ -1,0 +1,139 @@
+//! Message lists in the shapes traces record them: OpenAI Chat Completions messages, Responses
+//! input/output items, and the OpenTelemetry GenAI `parts` form.
+
+use super::recorded::{CallRec, MsgRec, Role};
+use serde_json::Value;
+
+fn role_of(s: &str) -> Role {
+    match s {
+        "system" | "developer" => Role::System,
+        "assistant" | "model" => Role::Assistant,
+        "tool" | "function" => Role::Tool,
+        _ => Role::User,
+    }
+}
+
+/// Text of a `content` that is a string or a list of parts.
+pub fn content_text(c: &Value) -> String {
+    match c {
+        Value::String(s) => s.clone(),
+        Value::Array(parts) => parts
+            .iter()
+            .filter_map(|p| p.get("text").or_else(|| p.get("content")).and_then(Value::as_str).or_else(|| p.as_str()))
+            .collect::<Vec<_>>()
+            .join(""),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+fn args_text(v: Option<&Value>) -> String {
+    match v {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Null) | None => "{}".into(),
+        Some(other) => other.to_string(),
+    }
+}
+
+/// OpenAI messages (Chat Completions) or Responses items, in one list or as a single string.
+pub fn openai_messages(v: &Value) -> Vec<MsgRec> {
+    let items: Vec<Value> = match v {
+        Value::Array(a) => a.clone(),
+        Value::String(s) => return vec![MsgRec::text(Role::User, s.clone())],
+        Value::Object(_) => vec![v.clone()],
+        _ => vec![],
+    };
+    let mut out = vec![];
+    for it in &items {
+        match it.get("type").and_then(Value::as_str) {
+            Some("function_call") => out.push(MsgRec {
+                role: Role::Assistant,
+                text: String::new(),
+                calls: vec![CallRec {
+                    id: it.get("call_id").and_then(Value::as_str).unwrap_or_default().into(),
+                    name: it.get("name").and_then(Value::as_str).unwrap_or_default().into(),
+                    arguments: args_text(it.get("arguments")),
+                }],
+                call_id: None,
+                author: None,
+                ..Default::default()
+            }),
+            Some("function_call_output") => out.push(MsgRec {
+                role: Role::Tool,
+                text: content_text(it.get("output").unwrap_or(&Value::Null)),
+                calls: vec![],
+                call_id: it.get("call_id").and_then(Value::as_str).map(str::to_owned),
+                author: None,
+                ..Default::default()
+            }),
+            Some("reasoning") => {}
+            _ => {
+                let role = role_of(it.get("role").and_then(Value::as_str).unwrap_or("user"));
+                let calls = it
+                    .get("tool_calls")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .map(|c| CallRec {
+                        id: c.get("id").and_then(Value::as_str).unwrap_or_default().into(),
+                        name: c.pointer("/function/name").and_then(Value::as_str).unwrap_or_default().into(),
+                        arguments: args_text(c.pointer("/function/arguments")),
+                    })
+                    .collect();
+                out.push(MsgRec {
+                    role,
+                    text: content_text(it.get("content").unwrap_or(&Value::Null)),
+                    calls,
+                    call_id: it.get("tool_call_id").and_then(Value::as_str).map(str::to_owned),
+                    author: None,
+                    ..Default::default()
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The OpenTelemetry GenAI form: `[{"role", "parts": [{"type": "text", "content"},
+/// {"type": "tool_call", "id", "name", "arguments"}, {"type": "tool_call_response", "id",
+/// "response"}]}]` (also accepts OpenAI-style messages).
+pub fn genai_messages(v: &Value) -> Vec<MsgRec> {
+    let Some(list) = v.as_array() else { return openai_messages(v) };
+    if !list.iter().any(|m| m.get("parts").is_some()) {
+        return openai_messages(v);
+    }
+    let mut out = vec![];
+    for m in list {
+        let role = role_of(m.get("role").and_then(Value::as_str).unwrap_or("user"));
+        let mut msg =
+            MsgRec { role, text: String::new(), calls: vec![], call_id: None, author: None, ..Default::default() };
+        for p in m.get("parts").and_then(Value::as_array).into_iter().flatten() {
+            match p.get("type").and_then(Value::as_str) {
+                Some("reasoning") | Some("thinking") => {
+                    msg.reasoning.push(content_text(p.get("content").unwrap_or(&Value::Null)));
+                }
+                Some("text") | None => {
+                    msg.text.push_str(&content_text(p.get("content").unwrap_or(&Value::Null)));
+                }
+                Some("tool_call") => msg.calls.push(CallRec {
+                    id: p.get("id").and_then(Value::as_str).unwrap_or_default().into(),
+                    name: p.get("name").and_then(Value::as_str).unwrap_or_default().into(),
+                    arguments: args_text(p.get("arguments")),
+                }),
+                Some("tool_call_response") => out.push(MsgRec {
+                    role: Role::Tool,
+                    text: content_text(p.get("response").or_else(|| p.get("result")).unwrap_or(&Value::Null)),
+                    calls: vec![],
+                    call_id: p.get("id").and_then(Value::as_str).map(str::to_owned),
+                    author: None,
+                    reasoning: vec![],
+                }),
+                _ => {}
+            }
+        }
+        if !msg.text.is_empty() || !msg.calls.is_empty() || !msg.reasoning.is_empty() {
+            out.push(msg);
+        }
+    }
+    out
+}

@@ -1,0 +1,437 @@
+//! Importing recorded traces from other frameworks (OpenAI Agents SDK span exports, OTLP JSON
+//! with the GenAI / OpenInference conventions, Google ADK sessions) into native traces, with
+//! the same transfer diffs and fact checks as a Baton run. JSON Lines files stream: memory is
+//! bounded by the largest single trace, not by the file.
+
+mod adk;
+mod messages;
+mod openai_agents;
+pub mod otlp;
+mod reconstruct;
+mod recorded;
+
+pub use reconstruct::reconstruct;
+pub use recorded::{CallRec, Ev, MsgRec, RecordedRun, Role};
+
+use crate::topology::Topology;
+use crate::trace::Trace;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+
+/// The formats Baton imports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SourceFormat {
+    OpenaiAgents,
+    Otlp,
+    Adk,
+}
+
+impl SourceFormat {
+    pub fn name(self) -> &'static str {
+        match self {
+            SourceFormat::OpenaiAgents => "openai-agents",
+            SourceFormat::Otlp => "otlp",
+            SourceFormat::Adk => "adk",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Option<SourceFormat>> {
+        match s {
+            "auto" => Some(None),
+            "openai-agents" => Some(Some(SourceFormat::OpenaiAgents)),
+            "otlp" => Some(Some(SourceFormat::Otlp)),
+            "adk" => Some(Some(SourceFormat::Adk)),
+            _ => None,
+        }
+    }
+
+    fn expected(self) -> &'static str {
+        match self {
+            SourceFormat::OpenaiAgents => {
+                "OpenAI Agents SDK span exports: `trace` / `trace.span` objects in a JSON array, an ingest body {\"data\": [...]}, or JSON Lines"
+            }
+            SourceFormat::Otlp => {
+                "OTLP JSON: {\"resourceSpans\": [...]} (one document, or one per line as the file exporter writes)"
+            }
+            SourceFormat::Adk => "a Google ADK session: {\"id\", \"app_name\" or \"appName\", \"events\": [...]}",
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    #[error("{file}: cannot read the file: {source}")]
+    Read { file: String, source: std::io::Error },
+    #[error("{file}: line {line} (byte {offset}): not valid {format} input: {message}. Expected {expected}")]
+    Parse { file: String, format: String, line: usize, offset: u64, message: String, expected: String },
+    #[error(
+        "{file}: cannot tell which format this is ({what}); Baton reads OpenAI Agents SDK span exports, OTLP JSON \
+         and Google ADK sessions — pass --from openai-agents|otlp|adk if it is one of them"
+    )]
+    Unknown { file: String, what: String },
+    #[error("{file}: line {line} (byte {offset}) is {found}, but the file began as {first}: one file, one format")]
+    Mixed { file: String, line: usize, offset: u64, found: String, first: String },
+    #[error("{file}: no runs in it ({format}): {why}")]
+    Empty { file: String, format: String, why: String },
+    #[error("{0}")]
+    Store(#[from] crate::store::StoreError),
+}
+
+impl ImportError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            ImportError::Read { .. } => "import.read",
+            ImportError::Parse { .. } => "import.parse",
+            ImportError::Unknown { .. } => "import.unknown_format",
+            ImportError::Mixed { .. } => "import.mixed",
+            ImportError::Empty { .. } => "import.empty",
+            ImportError::Store(_) => "import.store",
+        }
+    }
+}
+
+/// Which format a record looks like.
+pub fn detect(v: &Value) -> Option<SourceFormat> {
+    match v {
+        Value::Object(m) if m.contains_key("resourceSpans") => Some(SourceFormat::Otlp),
+        Value::Object(m)
+            if m.get("object").and_then(Value::as_str).is_some_and(|o| o == "trace" || o == "trace.span") =>
+        {
+            Some(SourceFormat::OpenaiAgents)
+        }
+        Value::Object(m) if m.get("data").is_some_and(Value::is_array) => {
+            m["data"].as_array()?.first().and_then(detect)
+        }
+        Value::Object(m) if m.get("events").is_some_and(Value::is_array) => Some(SourceFormat::Adk),
+        Value::Array(a) => a.first().and_then(detect),
+        _ => None,
+    }
+}
+
+/// What an import did.
+#[derive(Debug, Clone, Default)]
+pub struct ImportSummary {
+    pub format: Option<SourceFormat>,
+    pub runs: usize,
+    pub records: u64,
+    pub bytes: u64,
+}
+
+pub type Progress<'a> = &'a mut dyn FnMut(u64, u64);
+
+/// Collects records into traces and hands each finished run to `on_run`.
+struct Assembler<'a> {
+    file: String,
+    format: Option<SourceFormat>,
+    overlay: Option<&'a Topology>,
+    sdk: HashMap<String, openai_agents::SdkTrace>,
+    sdk_order: Vec<String>,
+    otlp: HashMap<String, Vec<otlp::Span>>,
+    otlp_order: Vec<String>,
+    summary: ImportSummary,
+}
+
+impl<'a> Assembler<'a> {
+    fn emit(
+        &mut self,
+        run: RecordedRun,
+        on_run: &mut dyn FnMut(Trace, Topology) -> Result<(), ImportError>,
+    ) -> Result<(), ImportError> {
+        let format = self.format.map(SourceFormat::name).unwrap_or("auto");
+        let (trace, topo) = reconstruct(&run, format, &self.file, self.overlay);
+        self.summary.runs += 1;
+        on_run(trace, topo)
+    }
+
+    /// One record (a JSON value) at `line` / `offset`.
+    fn record(
+        &mut self,
+        v: Value,
+        line: usize,
+        offset: u64,
+        on_run: &mut dyn FnMut(Trace, Topology) -> Result<(), ImportError>,
+    ) -> Result<(), ImportError> {
+        let found = detect(&v);
+        let format = match (self.format, found) {
+            (None, Some(f)) => {
+                self.format = Some(f);
+                f
+            }
+            (None, None) => {
+                let what = match &v {
+                    Value::Object(m) => {
+                        format!("a JSON object with keys {}", m.keys().take(6).cloned().collect::<Vec<_>>().join(", "))
+                    }
+                    Value::Array(a) if a.is_empty() => "an empty JSON array".into(),
+                    other => format!("a JSON {}", kind_name(other)),
+                };
+                return Err(ImportError::Unknown { file: self.file.clone(), what });
+            }
+            (Some(f), Some(g)) if f != g => {
+                return Err(ImportError::Mixed {
+                    file: self.file.clone(),
+                    line,
+                    offset,
+                    found: g.name().into(),
+                    first: f.name().into(),
+                });
+            }
+            (Some(f), _) => f,
+        };
+        self.summary.records += 1;
+        match format {
+            SourceFormat::OpenaiAgents => {
+                let items: Vec<Value> = match v {
+                    Value::Array(a) => a,
+                    Value::Object(mut m) if m.contains_key("data") && !m.contains_key("object") => {
+                        match m.remove("data") {
+                            Some(Value::Array(a)) => a,
+                            _ => vec![],
+                        }
+                    }
+                    other => vec![other],
+                };
+                for it in items {
+                    let Some((id, closes)) = openai_agents::trace_of(&it) else {
+                        return Err(self.parse_err(
+                            format,
+                            line,
+                            offset,
+                            "a record without `object: trace|trace.span`",
+                        ));
+                    };
+                    if !self.sdk.contains_key(&id) {
+                        self.sdk_order.push(id.clone());
+                    }
+                    let t = self
+                        .sdk
+                        .entry(id.clone())
+                        .or_insert_with(|| openai_agents::SdkTrace { id: id.clone(), ..Default::default() });
+                    if closes {
+                        t.name = it.get("workflow_name").and_then(Value::as_str).unwrap_or_default().to_owned();
+                        // The SDK exports a trace object when the trace ends, after its spans.
+                        if !t.spans.is_empty() {
+                            let t = self.sdk.remove(&id).expect("present");
+                            self.sdk_order.retain(|x| *x != id);
+                            let run = openai_agents::to_run(&t);
+                            self.emit(run, on_run)?;
+                        }
+                    } else {
+                        t.spans.push(it);
+                    }
+                }
+            }
+            SourceFormat::Otlp => {
+                for sp in otlp::spans_of(&v) {
+                    let root = sp.parent.is_empty();
+                    let id = sp.trace_id.clone();
+                    if !self.otlp.contains_key(&id) {
+                        self.otlp_order.push(id.clone());
+                    }
+                    self.otlp.entry(id.clone()).or_default().push(sp);
+                    // Exporters send a trace's root span last: the trace is complete.
+                    if root {
+                        let mut spans = self.otlp.remove(&id).expect("present");
+                        self.otlp_order.retain(|x| *x != id);
+                        let run = otlp::to_run(&id, &mut spans);
+                        self.emit(run, on_run)?;
+                    }
+                }
+            }
+            SourceFormat::Adk => {
+                let run = adk::to_run(&v).map_err(|m| self.parse_err(format, line, offset, &m))?;
+                self.emit(run, on_run)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn parse_err(&self, f: SourceFormat, line: usize, offset: u64, message: &str) -> ImportError {
+        ImportError::Parse {
+            file: self.file.clone(),
+            format: f.name().into(),
+            line,
+            offset,
+            message: message.into(),
+            expected: f.expected().into(),
+        }
+    }
+
+    /// Traces still open at the end of the file.
+    fn finish(
+        &mut self,
+        on_run: &mut dyn FnMut(Trace, Topology) -> Result<(), ImportError>,
+    ) -> Result<(), ImportError> {
+        for id in std::mem::take(&mut self.sdk_order) {
+            if let Some(t) = self.sdk.remove(&id) {
+                let mut run = openai_agents::to_run(&t);
+                run.notes.push("the trace's closing `trace` object is missing: it was imported from its spans".into());
+                self.emit(run, on_run)?;
+            }
+        }
+        for id in std::mem::take(&mut self.otlp_order) {
+            if let Some(mut spans) = self.otlp.remove(&id) {
+                let mut run = otlp::to_run(&id, &mut spans);
+                run.notes.push("no root span was found: the trace was imported from the spans present".into());
+                self.emit(run, on_run)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn kind_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// Imports from a reader. `on_run` receives each run as soon as it is complete; an error stops
+/// the import (the caller discards what it kept: a partial import is never saved silently).
+pub fn import_reader(
+    reader: impl Read,
+    file: &str,
+    total: u64,
+    from: Option<SourceFormat>,
+    overlay: Option<&Topology>,
+    progress: Option<Progress<'_>>,
+    on_run: &mut dyn FnMut(Trace, Topology) -> Result<(), ImportError>,
+) -> Result<ImportSummary, ImportError> {
+    let mut r = BufReader::with_capacity(1 << 20, reader);
+    let mut a = Assembler {
+        file: file.into(),
+        format: from,
+        overlay,
+        sdk: HashMap::new(),
+        sdk_order: vec![],
+        otlp: HashMap::new(),
+        otlp_order: vec![],
+        summary: ImportSummary::default(),
+    };
+    let read_err = |source| ImportError::Read { file: file.into(), source };
+    let mut progress = progress;
+    // Read the first line to tell JSON Lines (a whole value per line) from one document.
+    let mut first = Vec::new();
+    r.read_until(b'\n', &mut first).map_err(read_err)?;
+    let mut offset = first.len() as u64;
+    let trimmed = first.trim_ascii();
+    let first_value: Option<Value> = if trimmed.is_empty() { None } else { serde_json::from_slice(trimmed).ok() };
+    let format_name = |a: &Assembler<'_>| a.format.map(SourceFormat::name).unwrap_or("JSON").to_owned();
+    let expected = |a: &Assembler<'_>| {
+        a.format
+            .map(SourceFormat::expected)
+            .unwrap_or("JSON (an OpenAI Agents SDK export, OTLP JSON or an ADK session)")
+            .to_owned()
+    };
+    match first_value {
+        Some(v) => {
+            // JSON Lines (or a one-line document).
+            a.record(v, 1, 0, on_run)?;
+            let mut line_no = 1;
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                let n = r.read_until(b'\n', &mut buf).map_err(read_err)?;
+                if n == 0 {
+                    break;
+                }
+                line_no += 1;
+                let start = offset;
+                offset += n as u64;
+                let line = buf.trim_ascii();
+                if line.is_empty() {
+                    continue;
+                }
+                let v: Value = serde_json::from_slice(line).map_err(|e| {
+                    let cut = if buf.last() != Some(&b'\n') && e.is_eof() {
+                        " (the file ends mid-record: truncated?)"
+                    } else {
+                        ""
+                    };
+                    ImportError::Parse {
+                        file: file.into(),
+                        format: format_name(&a),
+                        line: line_no,
+                        offset: start + e.column().saturating_sub(1) as u64,
+                        message: format!("{e}{cut}"),
+                        expected: expected(&a),
+                    }
+                })?;
+                a.record(v, line_no, start, on_run)?;
+                if let Some(p) = progress.as_mut() {
+                    p(offset, total);
+                }
+            }
+        }
+        None => {
+            // One (multi-line) JSON document.
+            let mut rest = first;
+            r.read_to_end(&mut rest).map_err(read_err)?;
+            if rest.trim_ascii().is_empty() {
+                return Err(ImportError::Empty {
+                    file: file.into(),
+                    format: format_name(&a),
+                    why: "the file is empty".into(),
+                });
+            }
+            let v: Value = serde_json::from_slice(&rest).map_err(|e| ImportError::Parse {
+                file: file.into(),
+                format: format_name(&a),
+                line: e.line(),
+                offset: line_col_offset(&rest, e.line(), e.column()),
+                message: e.to_string(),
+                expected: expected(&a),
+            })?;
+            offset = rest.len() as u64;
+            a.record(v, 1, 0, on_run)?;
+        }
+    }
+    a.finish(on_run)?;
+    if let Some(p) = progress.as_mut() {
+        p(offset, total);
+    }
+    a.summary.bytes = offset;
+    a.summary.format = a.format;
+    if a.summary.runs == 0 {
+        return Err(ImportError::Empty {
+            file: file.into(),
+            format: format_name(&a),
+            why: "it holds no spans, traces or events".into(),
+        });
+    }
+    Ok(a.summary)
+}
+
+fn line_col_offset(bytes: &[u8], line: usize, col: usize) -> u64 {
+    let mut l = 1;
+    for (i, b) in bytes.iter().enumerate() {
+        if l == line {
+            return (i + col.saturating_sub(1)) as u64;
+        }
+        if *b == b'\n' {
+            l += 1;
+        }
+    }
+    bytes.len() as u64
+}
+
+/// Imports a file.
+pub fn import_file(
+    path: &Path,
+    from: Option<SourceFormat>,
+    overlay: Option<&Topology>,
+    progress: Option<Progress<'_>>,
+    on_run: &mut dyn FnMut(Trace, Topology) -> Result<(), ImportError>,
+) -> Result<ImportSummary, ImportError> {
+    let file = path.display().to_string();
+    let f = std::fs::File::open(path).map_err(|source| ImportError::Read { file: file.clone(), source })?;
+    let total = f.metadata().map(|m| m.len()).unwrap_or(0);
+    import_reader(f, &file, total, from, overlay, progress, on_run)
+}

@@ -1,0 +1,407 @@
+//! OTLP JSON (`resourceSpans` → `scopeSpans` → `spans`, and the file exporter's JSON Lines)
+//! read through the OpenTelemetry GenAI conventions (`gen_ai.operation.name` invoke_agent /
+//! chat / execute_tool, `gen_ai.input.messages`...) and OpenInference attributes
+//! (`openinference.span.kind`, `llm.input_messages.<i>.message.*`, `tool.name`...). Handoffs
+//! are inferred where no span says so: `transfer_to_*` tool calls and successive agent spans.
+
+use super::messages::genai_messages;
+use super::recorded::{CallRec, Ev, MsgRec, RecordedRun, Role};
+use crate::providers::Usage;
+use crate::topology::EdgeKind;
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, HashMap};
+
+/// One OTLP span, flattened.
+#[derive(Debug, Clone, Default)]
+pub struct Span {
+    pub trace_id: String,
+    pub id: String,
+    pub parent: String,
+    pub name: String,
+    pub start: u128,
+    pub end: u128,
+    pub attrs: Map<String, Value>,
+    pub error: Option<String>,
+}
+
+/// An OTLP AnyValue as plain JSON.
+fn any_value(v: &Value) -> Value {
+    if let Some(s) = v.get("stringValue") {
+        return s.clone();
+    }
+    if let Some(i) = v.get("intValue") {
+        return match i {
+            Value::String(s) => s.parse::<i64>().map(Value::from).unwrap_or(Value::String(s.clone())),
+            other => other.clone(),
+        };
+    }
+    if let Some(d) = v.get("doubleValue") {
+        return d.clone();
+    }
+    if let Some(b) = v.get("boolValue") {
+        return b.clone();
+    }
+    if let Some(a) = v.pointer("/arrayValue/values").and_then(Value::as_array) {
+        return Value::Array(a.iter().map(any_value).collect());
+    }
+    if let Some(kv) = v.pointer("/kvlistValue/values").and_then(Value::as_array) {
+        return Value::Object(attrs_of(kv));
+    }
+    Value::Null
+}
+
+fn attrs_of(list: &[Value]) -> Map<String, Value> {
+    list.iter()
+        .filter_map(|kv| {
+            Some((kv.get("key")?.as_str()?.to_owned(), any_value(kv.get("value").unwrap_or(&Value::Null))))
+        })
+        .collect()
+}
+
+fn nanos(v: Option<&Value>) -> u128 {
+    match v {
+        Some(Value::String(s)) => s.parse().unwrap_or(0),
+        Some(Value::Number(n)) => n.as_u64().unwrap_or(0) as u128,
+        _ => 0,
+    }
+}
+
+/// The spans of one OTLP document (a `{"resourceSpans": [...]}` object).
+pub fn spans_of(doc: &Value) -> Vec<Span> {
+    let mut out = vec![];
+    for rs in doc.get("resourceSpans").and_then(Value::as_array).into_iter().flatten() {
+        let scopes = rs.get("scopeSpans").or_else(|| rs.get("instrumentationLibrarySpans"));
+        for ss in scopes.and_then(Value::as_array).into_iter().flatten() {
+            for sp in ss.get("spans").and_then(Value::as_array).into_iter().flatten() {
+                let status = sp.get("status");
+                let error = status
+                    .filter(|s| s.get("code").is_some_and(|c| c == 2 || c == "STATUS_CODE_ERROR"))
+                    .map(|s| s.get("message").and_then(Value::as_str).unwrap_or("error").to_owned());
+                out.push(Span {
+                    trace_id: sp.get("traceId").and_then(Value::as_str).unwrap_or_default().to_owned(),
+                    id: sp.get("spanId").and_then(Value::as_str).unwrap_or_default().to_owned(),
+                    parent: sp.get("parentSpanId").and_then(Value::as_str).unwrap_or_default().to_owned(),
+                    name: sp.get("name").and_then(Value::as_str).unwrap_or_default().to_owned(),
+                    start: nanos(sp.get("startTimeUnixNano")),
+                    end: nanos(sp.get("endTimeUnixNano")),
+                    attrs: attrs_of(sp.get("attributes").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[])),
+                    error,
+                });
+            }
+        }
+    }
+    out
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Agent,
+    Model,
+    Tool,
+    Other,
+}
+
+fn text_attr(a: &Map<String, Value>, k: &str) -> Option<String> {
+    a.get(k).and_then(|v| v.as_str().map(str::to_owned).or_else(|| (!v.is_null()).then(|| v.to_string())))
+}
+
+fn kind_of(sp: &Span) -> Kind {
+    let a = &sp.attrs;
+    match a.get("gen_ai.operation.name").and_then(Value::as_str) {
+        Some("invoke_agent") | Some("create_agent") => return Kind::Agent,
+        Some("chat") | Some("text_completion") | Some("generate_content") => return Kind::Model,
+        Some("execute_tool") => return Kind::Tool,
+        _ => {}
+    }
+    match a.get("openinference.span.kind").and_then(Value::as_str) {
+        Some("AGENT") => Kind::Agent,
+        Some("LLM") => Kind::Model,
+        Some("TOOL") => Kind::Tool,
+        _ => Kind::Other,
+    }
+}
+
+fn agent_name(sp: &Span) -> Option<String> {
+    text_attr(&sp.attrs, "gen_ai.agent.name")
+        .or_else(|| text_attr(&sp.attrs, "agent.name"))
+        .or_else(|| text_attr(&sp.attrs, "graph.node.id").filter(|_| kind_of(sp) == Kind::Agent))
+        .or_else(|| (kind_of(sp) == Kind::Agent).then(|| sp.name.trim_start_matches("invoke_agent ").to_owned()))
+}
+
+/// OpenInference's flattened message list: `llm.input_messages.<i>.message.role` etc.
+fn openinference_messages(a: &Map<String, Value>, prefix: &str) -> Option<Vec<MsgRec>> {
+    let mut by_index: BTreeMap<usize, MsgRec> = BTreeMap::new();
+    let mut calls: BTreeMap<(usize, usize), CallRec> = BTreeMap::new();
+    for (k, v) in a {
+        let Some(rest) = k.strip_prefix(prefix) else { continue };
+        let mut parts = rest.splitn(2, '.');
+        let Some(i) = parts.next().and_then(|i| i.parse::<usize>().ok()) else { continue };
+        let field = parts.next().unwrap_or_default();
+        let m = by_index.entry(i).or_insert_with(|| MsgRec::text(Role::User, ""));
+        let val = v.as_str().map(str::to_owned).unwrap_or_else(|| v.to_string());
+        match field {
+            "message.role" => {
+                m.role = match val.as_str() {
+                    "assistant" | "model" => Role::Assistant,
+                    "system" | "developer" => Role::System,
+                    "tool" => Role::Tool,
+                    _ => Role::User,
+                }
+            }
+            "message.content" => m.text = val,
+            "message.tool_call_id" => m.call_id = Some(val),
+            f if f.starts_with("message.tool_calls.") => {
+                let rest = &f["message.tool_calls.".len()..];
+                let mut p = rest.splitn(2, '.');
+                let Some(j) = p.next().and_then(|j| j.parse::<usize>().ok()) else { continue };
+                let c = calls.entry((i, j)).or_insert(CallRec {
+                    id: String::new(),
+                    name: String::new(),
+                    arguments: "{}".into(),
+                });
+                match p.next().unwrap_or_default() {
+                    "tool_call.id" => c.id = val,
+                    "tool_call.function.name" => c.name = val,
+                    "tool_call.function.arguments" => c.arguments = val,
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    if by_index.is_empty() {
+        return None;
+    }
+    for ((i, _), c) in calls {
+        if let Some(m) = by_index.get_mut(&i) {
+            m.calls.push(c);
+        }
+    }
+    Some(by_index.into_values().collect())
+}
+
+fn json_attr(a: &Map<String, Value>, k: &str) -> Option<Value> {
+    match a.get(k)? {
+        Value::String(s) => serde_json::from_str(s).ok(),
+        other => Some(other.clone()),
+    }
+}
+
+fn model_messages(a: &Map<String, Value>, input: bool) -> Option<Vec<MsgRec>> {
+    let (genai, oi) = if input {
+        ("gen_ai.input.messages", "llm.input_messages.")
+    } else {
+        ("gen_ai.output.messages", "llm.output_messages.")
+    };
+    let mut msgs = json_attr(a, genai).map(|v| genai_messages(&v)).or_else(|| openinference_messages(a, oi));
+    let sys = if input { json_attr(a, "gen_ai.system_instructions") } else { None };
+    if let Some(sys) = sys.map(|v| match v {
+        Value::String(s) => s,
+        Value::Array(parts) => {
+            parts.iter().filter_map(|p| p.get("content").and_then(Value::as_str)).collect::<Vec<_>>().join("\n")
+        }
+        other => other.to_string(),
+    }) {
+        msgs.get_or_insert_with(Vec::new).insert(0, MsgRec::text(Role::System, sys));
+    }
+    msgs
+}
+
+/// The recorded run of one OTLP trace.
+pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
+    spans.sort_by_key(|s| (s.start, s.end));
+    let by_id: HashMap<String, usize> = spans.iter().enumerate().map(|(i, s)| (s.id.clone(), i)).collect();
+    let parent = |s: &Span| by_id.get(&s.parent).map(|i| &spans[*i]);
+    let mut events: Vec<Ev> = vec![];
+    let mut notes = vec![];
+    let mut owner: Option<String> = None;
+    let mut pending_transfer: Option<String> = None;
+    // Agent spans nested under a tool span are delegations; remember whom to return to.
+    let mut returns: Vec<(u128, String, String)> = vec![];
+    let mut saw_content = false;
+    // The policy a Baton export names on a transfer's tool span, for the transfer that follows.
+    let mut pending_policy: Option<String> = None;
+    let mut models = 0;
+    let provider = spans
+        .iter()
+        .find_map(|s| text_attr(&s.attrs, "gen_ai.provider.name").or_else(|| text_attr(&s.attrs, "gen_ai.system")));
+    for sp in spans.iter() {
+        while let Some(pos) = returns.iter().position(|(end, _, _)| *end <= sp.start) {
+            let (_, from, to) = returns.remove(pos);
+            events.push(Ev::Return { from, to: to.clone() });
+            owner = Some(to);
+        }
+        // The agent a span works for: its own name, or the nearest agent span above.
+        let mut cur = Some(sp);
+        let mut acting = None;
+        while let Some(c) = cur {
+            if kind_of(c) == Kind::Agent || c.attrs.contains_key("gen_ai.agent.name") {
+                acting = agent_name(c);
+                break;
+            }
+            cur = parent(c);
+        }
+        match kind_of(sp) {
+            Kind::Agent => {
+                let Some(name) = agent_name(sp) else { continue };
+                let mut up = parent(sp);
+                let mut via_tool = false;
+                let mut caller = None;
+                while let Some(p) = up {
+                    if kind_of(p) == Kind::Tool {
+                        via_tool = true;
+                    }
+                    if kind_of(p) == Kind::Agent {
+                        caller = agent_name(p);
+                        break;
+                    }
+                    up = parent(p);
+                }
+                match (caller, via_tool) {
+                    (Some(c), true) if c != name => {
+                        events.push(Ev::Transfer {
+                            kind: EdgeKind::Delegation,
+                            from: c.clone(),
+                            to: name.clone(),
+                            policy: pending_policy.take(),
+                        });
+                        returns.push((sp.end, name.clone(), c));
+                        owner = Some(name);
+                    }
+                    _ => {
+                        if let Some(prev) = owner.clone().filter(|o| *o != name) {
+                            events.push(Ev::Transfer {
+                                kind: EdgeKind::Handoff,
+                                from: prev,
+                                to: name.clone(),
+                                policy: pending_policy.take(),
+                            });
+                        }
+                        pending_transfer = None;
+                        owner = Some(name);
+                    }
+                }
+            }
+            Kind::Model => {
+                models += 1;
+                let agent = acting.or_else(|| owner.clone()).unwrap_or_else(|| "agent".into());
+                if let Some(target) = pending_transfer.take() {
+                    events.push(Ev::Transfer {
+                        kind: EdgeKind::Handoff,
+                        from: owner.clone().unwrap_or_default(),
+                        to: target.clone(),
+                        policy: None,
+                    });
+                    owner = Some(target);
+                }
+                let input = model_messages(&sp.attrs, true);
+                let output = model_messages(&sp.attrs, false).unwrap_or_default();
+                saw_content |= input.is_some();
+                let usage = sp
+                    .attrs
+                    .get("gen_ai.usage.input_tokens")
+                    .or_else(|| sp.attrs.get("llm.token_count.prompt"))
+                    .and_then(Value::as_u64)
+                    .map(|i| Usage {
+                        input_tokens: i,
+                        output_tokens: sp
+                            .attrs
+                            .get("gen_ai.usage.output_tokens")
+                            .or_else(|| sp.attrs.get("llm.token_count.completion"))
+                            .and_then(Value::as_u64)
+                            .unwrap_or(0),
+                    });
+                let model = text_attr(&sp.attrs, "gen_ai.response.model")
+                    .or_else(|| text_attr(&sp.attrs, "gen_ai.request.model"))
+                    .or_else(|| text_attr(&sp.attrs, "llm.model_name"));
+                // A transfer_to_* call the model made: the next agent to speak is its target.
+                for m in &output {
+                    for c in &m.calls {
+                        if let Some(t) = c.name.strip_prefix("transfer_to_") {
+                            pending_transfer = Some(t.to_owned());
+                        }
+                    }
+                }
+                if owner.is_none() {
+                    owner = Some(agent.clone());
+                }
+                events.push(Ev::Model { agent, input, output, usage, model });
+            }
+            Kind::Tool => {
+                let agent = acting.or_else(|| owner.clone()).unwrap_or_else(|| "agent".into());
+                let name = text_attr(&sp.attrs, "gen_ai.tool.name")
+                    .or_else(|| text_attr(&sp.attrs, "tool.name"))
+                    .unwrap_or_else(|| sp.name.trim_start_matches("execute_tool ").to_owned());
+                // A transfer tool is the transfer itself: agent spans (or the next model call)
+                // say who received it.
+                if name.starts_with("transfer_to_") || sp.attrs.contains_key("baton.transfer.kind") {
+                    pending_policy = text_attr(&sp.attrs, "baton.transfer.policy");
+                    continue;
+                }
+                let arguments = text_attr(&sp.attrs, "gen_ai.tool.call.arguments")
+                    .or_else(|| text_attr(&sp.attrs, "tool.parameters"))
+                    .or_else(|| text_attr(&sp.attrs, "input.value"))
+                    .unwrap_or_else(|| "{}".into());
+                let output =
+                    text_attr(&sp.attrs, "gen_ai.tool.call.result").or_else(|| text_attr(&sp.attrs, "output.value"));
+                let call_id =
+                    text_attr(&sp.attrs, "gen_ai.tool.call.id").or_else(|| text_attr(&sp.attrs, "tool_call.id"));
+                events.push(Ev::Tool { agent, name, call_id, arguments, output });
+            }
+            Kind::Other => {}
+        }
+        if let Some(e) = &sp.error {
+            events.push(Ev::Error { agent: owner.clone().unwrap_or_default(), message: e.clone() });
+        }
+    }
+    // A transfer_to_X whose target named itself only by the tool: resolve names like
+    // `technical_support` to the agent spans' names when they match.
+    let names: Vec<String> = spans.iter().filter_map(agent_name).collect();
+    for e in events.iter_mut() {
+        let Ev::Transfer { to, .. } = e else { continue };
+        if let Some(n) = names.iter().find(|n| crate::topology::snake_case(n) == *to) {
+            *to = n.clone();
+        }
+    }
+    if models > 0 && !saw_content {
+        notes.push(
+            "the spans carry no gen_ai.input.messages or llm.input_messages (content capture was off): transfers \
+             show who handed off to whom, not what crossed"
+                .into(),
+        );
+    }
+    if let Some(p) = provider {
+        notes.push(format!("provider: {p}"));
+    }
+    let mut agent_ids = HashMap::new();
+    for sp in spans.iter() {
+        if let (Some(name), Some(id)) = (agent_name(sp), text_attr(&sp.attrs, "gen_ai.agent.id")) {
+            agent_ids.insert(name, id);
+        }
+    }
+    let facts = spans
+        .iter()
+        .find_map(|s| json_attr(&s.attrs, "baton.facts"))
+        .and_then(|v| serde_json::from_value(v).ok())
+        .unwrap_or_default();
+    let started = spans.iter().map(|s| s.start).min().unwrap_or(0);
+    let ended = spans.iter().map(|s| s.end).max().unwrap_or(0);
+    let ts = |n: u128| {
+        humantime::format_rfc3339_micros(std::time::UNIX_EPOCH + std::time::Duration::from_nanos(n as u64)).to_string()
+    };
+    let name = spans
+        .iter()
+        .find_map(|s| text_attr(&s.attrs, "baton.topology"))
+        .or_else(|| spans.iter().find(|s| s.parent.is_empty()).map(|s| s.name.clone()))
+        .unwrap_or_else(|| format!("trace {trace_id}"));
+    RecordedRun {
+        id: trace_id.to_owned(),
+        name,
+        started_at: ts(started),
+        ended_at: ts(ended),
+        events,
+        notes,
+        agent_ids,
+        facts,
+    }
+}

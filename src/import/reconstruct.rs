@@ -1,0 +1,668 @@
+//! Turns a recorded run into a native trace and a topology. Items are matched across agents
+//! by normalized content (the same message seen twice is one item), then by similarity for
+//! transformed copies (summaries, ADK's "For context:" rewriting), so every transfer gets the
+//! diff a native run would: carried, transformed, dropped, added.
+
+use super::recorded::{Ev, MsgRec, RecordedRun, Role};
+use crate::context::{Item, ItemId, ItemKind, ItemStore, NewItem, diff_transfer, fact_status, normalize};
+use crate::providers::Usage;
+use crate::topology::{
+    Agent, AgentKind, Edge, EdgeKind, Guards, ModelRef, PinnedFact, Provider, Scenario, Topology, snake_case,
+};
+use crate::trace::{FactCheck, Outcome, OutcomeStatus, Step, StepKind, TRACE_VERSION, Trace, Transfer};
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// A receiver item counts as transformed from a sender item when it holds at least this share
+/// of the sender item's words.
+const CONTAINMENT: f64 = 0.8;
+
+struct Builder<'f> {
+    store: ItemStore,
+    by_key: HashMap<[u8; 16], ItemId>,
+    ctx: HashMap<String, Vec<ItemId>>,
+    own: HashMap<String, Vec<ItemId>>,
+    steps: Vec<Step>,
+    transfers: Vec<Transfer>,
+    /// Transfers waiting for the receiver's first recorded input: (transfer index, receiver).
+    pending: Vec<(usize, String)>,
+    agents: Vec<String>,
+    models: HashMap<String, String>,
+    edges: Vec<(EdgeKind, String, String)>,
+    turn: u32,
+    owner: String,
+    depth: u32,
+    usage: Usage,
+    facts: &'f [PinnedFact],
+    call_names: HashMap<String, String>,
+    final_output: Option<String>,
+    error: Option<String>,
+    input: Vec<ItemId>,
+    notes: Vec<String>,
+}
+
+fn words(s: &str) -> HashSet<String> {
+    normalize(s).split(' ').filter(|w| !w.is_empty()).map(str::to_owned).collect()
+}
+
+impl Builder<'_> {
+    fn see_agent(&mut self, a: &str) {
+        if !self.agents.iter().any(|x| x == a) {
+            self.agents.push(a.to_owned());
+        }
+    }
+
+    fn add(&mut self, item: Item) -> ItemId {
+        let key = item.content_key();
+        if let Some(id) = self.by_key.get(&key) {
+            return *id;
+        }
+        let id = self.store.add(item);
+        self.by_key.insert(key, id);
+        id
+    }
+
+    /// The items of one recorded message (a message may carry text and several calls).
+    fn items_of(&mut self, m: &MsgRec, creator: &str) -> Vec<ItemId> {
+        let turn = self.turn;
+        let mut out = vec![];
+        let agent = m.author.clone().unwrap_or_else(|| creator.to_owned());
+        match m.role {
+            Role::System => {
+                if !m.text.is_empty() {
+                    out.push(self.add(Item::new(
+                        ItemKind::Instructions,
+                        &agent,
+                        turn,
+                        NewItem { text: m.text.clone(), ..Default::default() },
+                    )));
+                }
+            }
+            Role::User => {
+                let who = m.author.clone().unwrap_or_else(|| "user".into());
+                out.push(self.add(Item::new(
+                    ItemKind::UserMessage,
+                    &who,
+                    turn,
+                    NewItem { text: m.text.clone(), ..Default::default() },
+                )));
+            }
+            Role::Assistant => {
+                for r in &m.reasoning {
+                    out.push(self.add(Item::new(
+                        ItemKind::Reasoning,
+                        &agent,
+                        turn,
+                        NewItem { text: r.clone(), ..Default::default() },
+                    )));
+                }
+                if !m.text.is_empty() {
+                    out.push(self.add(Item::new(
+                        ItemKind::AssistantMessage,
+                        &agent,
+                        turn,
+                        NewItem { text: m.text.clone(), ..Default::default() },
+                    )));
+                }
+                for c in &m.calls {
+                    self.call_names.insert(c.id.clone(), c.name.clone());
+                    let kind = if self.is_transfer_tool(&c.name) { ItemKind::TransferCall } else { ItemKind::ToolCall };
+                    out.push(self.add(Item::new(
+                        kind,
+                        &agent,
+                        turn,
+                        NewItem {
+                            name: Some(c.name.clone()),
+                            arguments: Some(c.arguments.clone()),
+                            call_id: Some(c.id.clone()),
+                            ..Default::default()
+                        },
+                    )));
+                }
+            }
+            Role::Tool => {
+                let name = m.call_id.as_ref().and_then(|c| self.call_names.get(c)).cloned().unwrap_or_default();
+                let kind = if self.is_transfer_tool(&name) { ItemKind::TransferOutput } else { ItemKind::ToolResult };
+                out.push(self.add(Item::new(
+                    kind,
+                    &agent,
+                    turn,
+                    NewItem { text: m.text.clone(), call_id: m.call_id.clone(), ..Default::default() },
+                )));
+            }
+        }
+        out
+    }
+
+    fn is_transfer_tool(&self, name: &str) -> bool {
+        name.starts_with("transfer_to_") || name == "transfer_to_agent"
+    }
+
+    /// The agent's own items: the pinned facts it holds (from an overlay topology).
+    fn own_items(&mut self, agent: &str) -> Vec<ItemId> {
+        if let Some(v) = self.own.get(agent) {
+            return v.clone();
+        }
+        let held: Vec<PinnedFact> = self
+            .facts
+            .iter()
+            .filter(|f| f.holders.iter().any(|h| h == agent || *h == snake_case(agent)))
+            .cloned()
+            .collect();
+        let ids: Vec<ItemId> = held
+            .into_iter()
+            .map(|f| {
+                self.store.add(Item::new(
+                    ItemKind::PinnedFact,
+                    agent,
+                    self.turn,
+                    NewItem { text: f.text.clone(), fact: Some(f.id.clone()), ..Default::default() },
+                ))
+            })
+            .collect();
+        self.own.insert(agent.to_owned(), ids.clone());
+        ids
+    }
+
+    fn step(
+        &mut self,
+        kind: StepKind,
+        agent: &str,
+        context: Vec<ItemId>,
+        output: Vec<ItemId>,
+        detail: String,
+    ) -> usize {
+        self.steps.push(Step {
+            index: self.steps.len() as u32,
+            kind,
+            agent: agent.to_owned(),
+            owner: self.owner.clone(),
+            depth: self.depth,
+            context,
+            output,
+            transfer: None,
+            detail,
+            usage: None,
+            exchange: None,
+        });
+        self.steps.len() - 1
+    }
+
+    /// Links receiver items that are not the sender's to the sender items they were made from.
+    fn link_transformed(&mut self, sender: &[ItemId], receiver: &[ItemId]) -> Vec<ItemId> {
+        let sender_set: HashSet<ItemId> = sender.iter().copied().collect();
+        let sender_words: Vec<(ItemId, HashSet<String>)> = sender
+            .iter()
+            .map(|id| (*id, words(&self.store.get(*id).searchable())))
+            .filter(|(_, w)| w.len() >= 2)
+            .collect();
+        let mut out = vec![];
+        for &r in receiver {
+            if sender_set.contains(&r) {
+                out.push(r);
+                continue;
+            }
+            let item = self.store.get(r).clone();
+            if !item.derived_from.is_empty() || item.kind.is_own() {
+                out.push(r);
+                continue;
+            }
+            let rw = words(&item.searchable());
+            let sources: Vec<ItemId> = sender_words
+                .iter()
+                .filter(|(_, w)| {
+                    let shared = w.iter().filter(|x| rw.contains(*x)).count();
+                    shared as f64 / w.len() as f64 >= CONTAINMENT
+                })
+                .map(|(id, _)| *id)
+                .collect();
+            if sources.is_empty() {
+                out.push(r);
+            } else {
+                // A derived copy: same content, with lineage (a new identity).
+                let derived = Item::new(
+                    item.kind,
+                    &item.agent,
+                    item.turn,
+                    NewItem {
+                        text: item.text.clone(),
+                        name: item.name.clone(),
+                        arguments: item.arguments.clone(),
+                        call_id: item.call_id.clone(),
+                        fact: None,
+                        derived_from: sources,
+                    },
+                );
+                out.push(self.store.add(derived));
+            }
+        }
+        out
+    }
+
+    fn transfer(&mut self, kind: EdgeKind, from: &str, to: &str, policy: Option<&str>) {
+        self.see_agent(from);
+        self.see_agent(to);
+        if !self.edges.iter().any(|(k, f, t)| *k == kind && f == from && t == to) {
+            self.edges.push((kind, from.to_owned(), to.to_owned()));
+        }
+        let mut sender = self.own_items(from);
+        sender.extend(self.ctx.get(from).cloned().unwrap_or_else(|| self.input.clone()));
+        let idx = self.transfers.len();
+        self.transfers.push(Transfer {
+            step: self.steps.len() as u32,
+            kind,
+            from: from.to_owned(),
+            to: to.to_owned(),
+            edge: String::new(),
+            policy: policy.unwrap_or("recorded").into(),
+            sender,
+            receiver: vec![],
+            carried: vec![],
+            transformed: vec![],
+            dropped: vec![],
+            added: vec![],
+            facts: vec![],
+        });
+        if kind == EdgeKind::Delegation {
+            self.depth += 1;
+        } else if self.depth == 0 {
+            self.owner = to.to_owned();
+        }
+        let s = self.step(
+            if kind == EdgeKind::Handoff { StepKind::Handoff } else { StepKind::Delegation },
+            to,
+            vec![],
+            vec![],
+            format!("{from} → {to}"),
+        );
+        self.steps[s].transfer = Some(idx as u32);
+        self.pending.push((idx, to.to_owned()));
+    }
+
+    /// Fills a transfer's receiver side (its first recorded input) and computes the diff.
+    fn finish_transfer(&mut self, idx: usize, input: Vec<ItemId>) {
+        let to = self.transfers[idx].to.clone();
+        let mut receiver = self.own_items(&to);
+        let sender = self.transfers[idx].sender.clone();
+        receiver.extend(self.link_transformed(&sender, &input));
+        let t = &mut self.transfers[idx];
+        t.receiver = receiver.clone();
+        let d = diff_transfer(&self.store, &t.sender, &receiver);
+        t.carried = d.carried;
+        t.transformed = d.transformed;
+        t.dropped = d.dropped;
+        t.added = d.added;
+        // A delegation leaves the caller its context: facts stay with the owner.
+        let after: Vec<ItemId> = if t.kind == EdgeKind::Delegation {
+            t.sender.iter().chain(receiver.iter()).copied().collect()
+        } else {
+            receiver.clone()
+        };
+        let sender = t.sender.clone();
+        t.facts = self
+            .facts
+            .iter()
+            .map(|f| FactCheck { id: f.id.clone(), status: fact_status(&self.store, f, &sender, &after) })
+            .collect();
+        let step = t.step as usize;
+        self.steps[step].context = receiver;
+    }
+
+    fn model(
+        &mut self,
+        agent: &str,
+        input: Option<&Vec<MsgRec>>,
+        output: &[MsgRec],
+        usage: Option<Usage>,
+        model: Option<&String>,
+    ) {
+        self.see_agent(agent);
+        if let Some(m) = model {
+            self.models.entry(agent.to_owned()).or_insert_with(|| m.clone());
+        }
+        self.turn += 1;
+        let own = self.own_items(agent);
+        let input_items: Option<Vec<ItemId>> = input.map(|msgs| {
+            let mut v = vec![];
+            for m in msgs {
+                if m.role == Role::System {
+                    let ids = self.items_of(m, agent);
+                    let entry = self.own.entry(agent.to_owned()).or_default();
+                    for id in ids {
+                        if !entry.contains(&id) {
+                            entry.insert(0, id);
+                        }
+                    }
+                } else {
+                    v.extend(self.items_of(m, agent));
+                }
+            }
+            v
+        });
+        // The first recorded input after a transfer is what the receiver got.
+        if let Some(pos) = self.pending.iter().position(|(_, to)| to == agent) {
+            let (idx, _) = self.pending.remove(pos);
+            match &input_items {
+                Some(items) => self.finish_transfer(idx, items.clone()),
+                None => self.notes.push(format!(
+                    "{agent}'s model input after the transfer was not recorded: the diff shows no receiver side"
+                )),
+            }
+        }
+        let own = self.own.get(agent).cloned().unwrap_or(own);
+        let history = match &input_items {
+            Some(items) => items.clone(),
+            None => self.ctx.get(agent).cloned().unwrap_or_else(|| self.input.clone()),
+        };
+        let mut out_ids = vec![];
+        for m in output {
+            out_ids.extend(self.items_of(m, agent));
+        }
+        let last_text = output.iter().rev().find(|m| m.role == Role::Assistant && !m.text.is_empty());
+        if let Some(m) = last_text.filter(|_| self.depth == 0) {
+            self.final_output = Some(m.text.clone());
+        }
+        let context: Vec<ItemId> = own.iter().chain(history.iter()).copied().collect();
+        let s = self.step(StepKind::ModelCall, agent, context, out_ids.clone(), format!("model call of {agent}"));
+        if let Some(u) = usage {
+            self.usage += u;
+            self.steps[s].usage = Some(u);
+        }
+        let mut ctx = history;
+        ctx.extend(out_ids);
+        self.ctx.insert(agent.to_owned(), ctx);
+    }
+
+    fn tool(&mut self, agent: &str, name: &str, call_id: Option<&String>, arguments: &str, output: Option<&String>) {
+        self.see_agent(agent);
+        let call_id = call_id.cloned().unwrap_or_else(|| format!("call_{}_{}", self.turn, self.steps.len()));
+        self.call_names.insert(call_id.clone(), name.to_owned());
+        let mut ctx = self.ctx.get(agent).cloned().unwrap_or_default();
+        let call = self.items_of(
+            &MsgRec {
+                role: Role::Assistant,
+                text: String::new(),
+                calls: vec![super::recorded::CallRec {
+                    id: call_id.clone(),
+                    name: name.to_owned(),
+                    arguments: arguments.to_owned(),
+                }],
+                call_id: None,
+                author: None,
+                ..Default::default()
+            },
+            agent,
+        );
+        for c in call {
+            if !ctx.contains(&c) {
+                ctx.push(c);
+            }
+        }
+        let mut out = vec![];
+        if let Some(o) = output {
+            let r = self.items_of(
+                &MsgRec {
+                    role: Role::Tool,
+                    text: o.clone(),
+                    calls: vec![],
+                    call_id: Some(call_id),
+                    author: None,
+                    ..Default::default()
+                },
+                agent,
+            );
+            for id in &r {
+                if !ctx.contains(id) {
+                    ctx.push(*id);
+                }
+            }
+            out = r;
+        }
+        let own = self.own_items(agent);
+        let context: Vec<ItemId> = own.iter().chain(ctx.iter()).copied().collect();
+        let detail = format!(
+            "{name} → {}",
+            output.map(|o| o.chars().take(80).collect::<String>()).unwrap_or_else(|| "(no output recorded)".into())
+        );
+        self.step(StepKind::ToolCall, agent, context, out, detail);
+        self.ctx.insert(agent.to_owned(), ctx);
+    }
+}
+
+/// The topology id of an agent named `name`.
+fn id_of(run: &RecordedRun, name: &str) -> String {
+    run.agent_ids.get(name).cloned().unwrap_or_else(|| snake_case(name))
+}
+
+/// Builds the trace (and the topology actually used) of one recorded run. Pinned facts come
+/// from `overlay` (a topology whose agents are matched by name or id), if given.
+pub fn reconstruct(run: &RecordedRun, format: &str, file: &str, overlay: Option<&Topology>) -> (Trace, Topology) {
+    let mut facts: Vec<PinnedFact> = overlay
+        .map(|t| {
+            t.facts
+                .iter()
+                .map(|f| {
+                    let holders = f
+                        .holders
+                        .iter()
+                        .map(|h| t.agent(h).map(|a| a.name.clone()).unwrap_or_else(|| h.clone()))
+                        .collect();
+                    PinnedFact { id: f.id.clone(), text: f.text.clone(), holders }
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if overlay.is_none() {
+        // Facts a Baton export carried: holders are agent ids; match them to names.
+        facts = run
+            .facts
+            .iter()
+            .map(|f| {
+                let holders = f
+                    .holders
+                    .iter()
+                    .map(|h| {
+                        run.agent_ids
+                            .iter()
+                            .find(|(_, id)| *id == h)
+                            .map(|(n, _)| n.clone())
+                            .unwrap_or_else(|| h.clone())
+                    })
+                    .collect();
+                PinnedFact { id: f.id.clone(), text: f.text.clone(), holders }
+            })
+            .collect();
+    }
+    let mut b = Builder {
+        store: ItemStore::default(),
+        by_key: HashMap::new(),
+        ctx: HashMap::new(),
+        own: HashMap::new(),
+        steps: vec![],
+        transfers: vec![],
+        pending: vec![],
+        agents: vec![],
+        models: HashMap::new(),
+        edges: vec![],
+        turn: 0,
+        owner: String::new(),
+        depth: 0,
+        usage: Usage::default(),
+        facts: &facts,
+        call_names: HashMap::new(),
+        final_output: None,
+        error: None,
+        input: vec![],
+        notes: run.notes.clone(),
+    };
+    let mut input_text = String::new();
+    for e in &run.events {
+        match e {
+            Ev::Input(msgs) => {
+                for m in msgs {
+                    if input_text.is_empty() && m.role == Role::User {
+                        input_text = m.text.clone();
+                    }
+                    let ids = b.items_of(m, "user");
+                    b.input.extend(ids);
+                }
+            }
+            Ev::Model { agent, input, output, usage, model } => {
+                if b.owner.is_empty() {
+                    b.owner = agent.clone();
+                }
+                b.model(agent, input.as_ref(), output, *usage, model.as_ref());
+            }
+            Ev::Tool { agent, name, call_id, arguments, output } => {
+                if b.owner.is_empty() {
+                    b.owner = agent.clone();
+                }
+                b.tool(agent, name, call_id.as_ref(), arguments, output.as_ref())
+            }
+            Ev::Transfer { kind, from, to, policy } => {
+                if b.owner.is_empty() {
+                    b.owner = from.clone();
+                }
+                b.transfer(*kind, from, to, policy.as_deref())
+            }
+            Ev::Return { from, to } => {
+                b.depth = b.depth.saturating_sub(1);
+                let ctx = b.ctx.get(to).cloned().unwrap_or_default();
+                b.step(StepKind::DelegationReturn, to, ctx, vec![], format!("{from} returned to {to}"));
+            }
+            Ev::Error { agent, message } => {
+                b.error = Some(format!("{agent}: {message}"));
+            }
+        }
+    }
+    let unresolved: Vec<String> = b.pending.iter().map(|(i, to)| format!("{} → {to}", b.transfers[*i].from)).collect();
+    if !unresolved.is_empty() {
+        b.notes.push(format!(
+            "the source recorded no message content for the receiver of {}: those transfers show the sender's side only",
+            unresolved.join(", ")
+        ));
+    }
+    let owner = if b.owner.is_empty() { b.agents.first().cloned().unwrap_or_default() } else { b.owner.clone() };
+    let (status, reason) = match &b.error {
+        Some(e) => (OutcomeStatus::Failed, format!("the recorded run failed: {e}")),
+        None => (OutcomeStatus::Completed, format!("imported from {format}")),
+    };
+    if let Some(text) = b.final_output.clone() {
+        b.step(
+            StepKind::Final,
+            &owner,
+            b.ctx.get(&owner).cloned().unwrap_or_default(),
+            vec![],
+            text.chars().take(120).collect(),
+        );
+    }
+    let topology = topology_of(run, &b, overlay, &input_text);
+    let source = serde_json::json!({"format": format, "file": file, "trace_id": run.id, "notes": b.notes});
+    let trace = Trace {
+        version: TRACE_VERSION,
+        run_id: None,
+        topology: topology.name.clone(),
+        scenario: "imported".into(),
+        providers: b
+            .agents
+            .iter()
+            .map(|a| (id_of(run, a), b.models.get(a).cloned().unwrap_or_else(|| "recorded".into())))
+            .collect(),
+        definition: Some(topology.clone()),
+        started_at: run.started_at.clone(),
+        ended_at: run.ended_at.clone(),
+        steps: b
+            .steps
+            .into_iter()
+            .map(|mut s| {
+                s.agent = id_of(run, &s.agent);
+                s.owner = id_of(run, &s.owner);
+                s
+            })
+            .collect(),
+        transfers: b
+            .transfers
+            .into_iter()
+            .map(|mut t| {
+                t.edge = format!("{}->{}", id_of(run, &t.from), id_of(run, &t.to));
+                t.from = id_of(run, &t.from);
+                t.to = id_of(run, &t.to);
+                t
+            })
+            .collect(),
+        outcome: Outcome { status, reason, owner: id_of(run, &owner), final_output: b.final_output, guard: None },
+        usage: b.usage,
+        items: b.store,
+        source: Some(source),
+    };
+    (trace, topology)
+}
+
+fn provider_guess(model: &str) -> Provider {
+    let m = model.to_ascii_lowercase();
+    if m.contains("claude") {
+        Provider::Anthropic
+    } else if m.contains("gemini") {
+        Provider::Gemini
+    } else if m.starts_with("gpt") || m.starts_with("o1") || m.starts_with("o3") || m.starts_with("o4") {
+        Provider::Openai
+    } else {
+        Provider::OpenaiCompatible
+    }
+}
+
+fn topology_of(run: &RecordedRun, b: &Builder<'_>, overlay: Option<&Topology>, input: &str) -> Topology {
+    let name = if run.name.is_empty() { format!("imported {}", run.id) } else { run.name.clone() };
+    let agents: Vec<Agent> = b
+        .agents
+        .iter()
+        .map(|a| {
+            let from_overlay = overlay.and_then(|t| t.agents.iter().find(|x| x.name == *a || x.id == *a));
+            Agent {
+                id: id_of(run, a),
+                name: a.clone(),
+                kind: from_overlay.map(|x| x.kind).unwrap_or(AgentKind::Agent),
+                instructions: b
+                    .own
+                    .get(a)
+                    .and_then(|ids| ids.iter().map(|i| b.store.get(*i)).find(|i| i.kind == ItemKind::Instructions))
+                    .map(|i| i.text.clone())
+                    .unwrap_or_default(),
+                model: b
+                    .models
+                    .get(a)
+                    .map(|m| ModelRef { name: m.clone(), ..ModelRef::with_provider(provider_guess(m)) }),
+                tools: vec![],
+            }
+        })
+        .collect();
+    let edges: Vec<Edge> = b.edges.iter().map(|(k, f, t)| Edge::new(*k, &id_of(run, f), &id_of(run, t))).collect();
+    let facts: Vec<PinnedFact> = b
+        .facts
+        .iter()
+        .map(|f| PinnedFact {
+            id: f.id.clone(),
+            text: f.text.clone(),
+            holders: f.holders.iter().map(|h| id_of(run, h)).collect(),
+        })
+        .collect();
+    let mut t = Topology {
+        version: crate::topology::FORMAT_VERSION,
+        name,
+        description: format!("Reconstructed from an imported trace ({}).", run.id),
+        entry: agents.first().map(|a| a.id.clone()).unwrap_or_default(),
+        agents,
+        edges,
+        facts,
+        guards: Guards::default(),
+        scenarios: vec![Scenario {
+            name: "imported".into(),
+            description: String::new(),
+            history: vec![],
+            input: input.to_owned(),
+            scripts: BTreeMap::new(),
+        }],
+        layout: BTreeMap::new(),
+    };
+    t.normalize();
+    t
+}

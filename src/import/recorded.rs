@@ -1,0 +1,82 @@
+//! What every importer produces: a format-neutral recording of one run (model calls with the
+//! messages they saw when the source kept them, tool executions, transfers), which
+//! `reconstruct` turns into a native trace with the same diffs as a Baton run.
+
+use crate::providers::Usage;
+use crate::topology::EdgeKind;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Role {
+    System,
+    #[default]
+    User,
+    Assistant,
+    Tool,
+}
+
+/// A tool call inside an assistant message.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallRec {
+    pub id: String,
+    pub name: String,
+    pub arguments: String,
+}
+
+/// One message as the source recorded it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct MsgRec {
+    pub role: Role,
+    pub text: String,
+    /// Tool calls (assistant messages).
+    pub calls: Vec<CallRec>,
+    /// The call a tool message answers.
+    pub call_id: Option<String>,
+    /// Who wrote it, when the source says (ADK's `author`).
+    pub author: Option<String>,
+    /// Reasoning the model recorded beside its answer.
+    pub reasoning: Vec<String>,
+}
+
+impl MsgRec {
+    pub fn text(role: Role, text: impl Into<String>) -> MsgRec {
+        MsgRec { role, text: text.into(), ..Default::default() }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ev {
+    /// The user's input to the run.
+    Input(Vec<MsgRec>),
+    /// An agent's model call; `input` is None when the source kept no content.
+    Model {
+        agent: String,
+        input: Option<Vec<MsgRec>>,
+        output: Vec<MsgRec>,
+        usage: Option<Usage>,
+        model: Option<String>,
+    },
+    /// A tool the agent ran (its call may also be in the model output).
+    Tool { agent: String, name: String, call_id: Option<String>, arguments: String, output: Option<String> },
+    /// A handoff or a delegation (`policy` when the source names it).
+    Transfer { kind: EdgeKind, from: String, to: String, policy: Option<String> },
+    /// The end of a delegation: the nested agent's answer returns to the caller.
+    Return { from: String, to: String },
+    /// An error the source recorded.
+    Error { agent: String, message: String },
+}
+
+/// One recorded run.
+#[derive(Debug, Clone, Default)]
+pub struct RecordedRun {
+    pub id: String,
+    pub name: String,
+    pub started_at: String,
+    pub ended_at: String,
+    pub events: Vec<Ev>,
+    /// What the source did not record, and other caveats, shown with the run.
+    pub notes: Vec<String>,
+    /// Agent ids by name, when the source records them (else ids are snake_case names).
+    pub agent_ids: std::collections::HashMap<String, String>,
+    /// Pinned facts the source carries (a trace Baton exported), used when no overlay is given.
+    pub facts: Vec<crate::topology::PinnedFact>,
+}

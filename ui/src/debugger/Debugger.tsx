@@ -1,0 +1,324 @@
+// Debug mode: a saved run on its topology. Timeline on the left; the graph and the step's detail
+// (transfer diff or context) in the middle; the step, the pinned facts and the run on the right.
+import {
+  AlertTriangle,
+  ChevronLeft,
+  ChevronRight,
+  ChevronsLeft,
+  ChevronsRight,
+  ListTree,
+  Loader2,
+  SkipBack,
+  SkipForward,
+} from "lucide-react";
+import { useMemo, useState } from "react";
+import { DebugCanvas } from "../canvas/DebugCanvas";
+import { OutcomeBadge, StepKindIcon } from "../run/badges";
+import type { RunCommands } from "../run/commands";
+import { durationMs, formatDuration, formatTokens, STEP_LABELS } from "../run/format";
+import { num, type StepView } from "../run/types";
+import { cacheKey, neighbourTransfer, stepCache, useDebugger } from "../store/debugger";
+import { ContextPanel } from "./ContextPanel";
+import { DiffView } from "./DiffView";
+import { FactsPanel } from "./FactsPanel";
+import { useRunLookups } from "./lookups";
+import { Timeline } from "./Timeline";
+
+/** The view for the cursor, or the last one shown while it loads (no flicker when stepping fast). */
+function useStepView(): { view: StepView | null; loading: boolean } {
+  const runId = useDebugger((s) => s.runId);
+  const cursor = useDebugger((s) => s.cursor);
+  useDebugger((s) => s.cacheVersion);
+  const [last, setLast] = useState<{ runId: string; view: StepView } | null>(null);
+  const view = runId ? (stepCache.peek(cacheKey(runId, cursor)) ?? null) : null;
+  if (view && runId && last?.view !== view) setLast({ runId, view });
+  const fallback = last?.runId === runId ? last.view : null;
+  return { view: view ?? fallback, loading: view === null };
+}
+
+export function Debugger({ commands }: { commands: RunCommands }) {
+  const overview = useDebugger((s) => s.overview);
+  const loading = useDebugger((s) => s.loading);
+  const error = useDebugger((s) => s.error);
+  const runId = useDebugger((s) => s.runId);
+
+  if (error) {
+    return (
+      <div className="debugger debugger-message" data-testid="debugger">
+        <AlertTriangle size={18} className="text-error" /> Could not open run {runId}: {error}
+        <button className="btn btn-secondary btn-sm" onClick={commands.exitDebugger}>
+          Back to the editor
+        </button>
+      </div>
+    );
+  }
+  if (loading || !overview) {
+    return (
+      <div className="debugger debugger-message" data-testid="debugger" data-loading="true">
+        <Loader2 size={18} className="spin" /> Opening run…
+      </div>
+    );
+  }
+  return <DebuggerBody commands={commands} />;
+}
+
+function DebuggerBody({ commands }: { commands: RunCommands }) {
+  const overview = useDebugger((s) => s.overview)!;
+  const cursor = useDebugger((s) => s.cursor);
+  const transferSteps = useDebugger((s) => s.transferSteps);
+  const factIndex = useDebugger((s) => s.factIndex);
+  const detailTab = useDebugger((s) => s.detailTab);
+  const setDetailTab = useDebugger((s) => s.setDetailTab);
+  const stepError = useDebugger((s) => s.stepError);
+  const lookups = useRunLookups();
+  const { view, loading } = useStepView();
+  const steps = overview.steps;
+  const step = steps[cursor];
+  const lostSteps = useMemo(() => {
+    const s = new Set<number>();
+    for (const e of factIndex.values()) for (const t of e.lost) s.add(t.step);
+    return s;
+  }, [factIndex]);
+  const isTransfer = step?.transfer != null;
+  const showDiff = isTransfer && detailTab === "diff" && view?.transfer && view.step.index === cursor;
+  const prevT = neighbourTransfer(transferSteps, cursor, -1);
+  const nextT = neighbourTransfer(transferSteps, cursor, 1);
+
+  const onTimelineKey = (e: React.KeyboardEvent) => {
+    const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: 20, PageUp: -20 };
+    const d = moves[e.key];
+    if (d !== undefined) {
+      e.preventDefault();
+      e.stopPropagation();
+      commands.stepBy(d);
+    }
+  };
+
+  return (
+    <div className="debugger" data-testid="debugger" data-run={overview.summary.id}>
+      <aside className="dbg-timeline" aria-label="Timeline">
+        <header className="side-head">
+          <ListTree size={13} className="muted" />
+          <h3>Timeline</h3>
+          <span className="side-meta">
+            {steps.length.toLocaleString()} steps · {overview.transfers.length} transfers
+          </span>
+        </header>
+        <Timeline
+          steps={steps}
+          palette={lookups.palette}
+          agentName={lookups.agentName}
+          current={cursor}
+          onPick={commands.goTo}
+          lostSteps={lostSteps}
+          label="Steps of the run"
+          onKey={onTimelineKey}
+        />
+      </aside>
+
+      <main className="dbg-main">
+        <Transport commands={commands} count={steps.length} prevT={prevT} nextT={nextT} />
+        <div className="dbg-canvas-wrap">
+          <DebugCanvas />
+        </div>
+        <section className="dbg-detail" data-testid="step-detail" data-step={view?.step.index ?? -1} data-loading={loading ? "true" : undefined}>
+          <div className="detail-tabs" role="tablist">
+            <button
+              role="tab"
+              aria-selected={showDiff ? true : false}
+              className={`detail-tab${showDiff ? " is-active" : ""}`}
+              disabled={!isTransfer}
+              onClick={() => setDetailTab("diff")}
+              data-testid="tab-diff"
+              title={isTransfer ? "The transfer's diff" : "Only transfer steps have a diff"}
+            >
+              Transfer diff
+            </button>
+            <button
+              role="tab"
+              aria-selected={!showDiff}
+              className={`detail-tab${!showDiff ? " is-active" : ""}`}
+              onClick={() => setDetailTab("context")}
+              data-testid="tab-context"
+            >
+              Context
+            </button>
+            <div className="spacer" />
+            {loading && (
+              <span className="detail-loading">
+                <Loader2 size={13} className="spin" /> loading step {cursor}…
+              </span>
+            )}
+          </div>
+          <div className={`detail-body${loading ? " is-stale" : ""}`}>
+            {stepError && stepError.step === cursor ? (
+              <div className="pane-empty text-error">
+                Could not load step {cursor}: {stepError.message}{" "}
+                <button className="btn btn-secondary btn-sm" onClick={commands.retry}>
+                  Retry
+                </button>
+              </div>
+            ) : !view ? (
+              <div className="pane-empty">
+                <Loader2 size={14} className="spin" /> Loading step…
+              </div>
+            ) : showDiff && view.transfer ? (
+              <DiffView key={view.transfer.index} view={view.transfer} lookups={lookups} />
+            ) : (
+              <ContextPanel view={view} lookups={lookups} />
+            )}
+          </div>
+        </section>
+      </main>
+
+      <aside className="dbg-side" aria-label="Step and facts">
+        <StepCard lookups={lookups} />
+        <FactsPanel lookups={lookups} onJump={commands.goTo} />
+        <RunCard />
+      </aside>
+    </div>
+  );
+}
+
+function Transport({ commands, count, prevT, nextT }: { commands: RunCommands; count: number; prevT: number | null; nextT: number | null }) {
+  const cursor = useDebugger((s) => s.cursor);
+  const [draft, setDraft] = useState<string | null>(null);
+  return (
+    <div className="transport" role="toolbar" aria-label="Step through the run" data-testid="transport">
+      <button className="icon-btn" data-testid="step-first" aria-label="First step (Home)" title="First step (Home)" onClick={commands.home} disabled={cursor === 0}>
+        <SkipBack size={15} />
+      </button>
+      <button className="icon-btn" data-testid="prev-transfer" aria-label="Previous transfer (Shift+N)" title="Previous transfer (Shift+N)" onClick={commands.prevTransfer} disabled={prevT === null}>
+        <ChevronsLeft size={16} />
+      </button>
+      <button className="icon-btn" data-testid="step-prev" aria-label="Previous step (←)" title="Previous step (←)" onClick={() => commands.stepBy(-1)} disabled={cursor === 0}>
+        <ChevronLeft size={16} />
+      </button>
+      <label className="step-counter">
+        <span className="muted">Step</span>
+        <input
+          className="input mono step-input"
+          data-testid="step-input"
+          aria-label="Go to step"
+          value={draft ?? String(cursor)}
+          onChange={(e) => setDraft(e.target.value.replace(/[^0-9]/g, ""))}
+          onFocus={(e) => e.target.select()}
+          onBlur={() => setDraft(null)}
+          onKeyDown={(e) => {
+            if (e.key === "Enter" && draft !== null && draft !== "") {
+              commands.goTo(Number(draft));
+              setDraft(null);
+              (e.target as HTMLInputElement).blur();
+            } else if (e.key === "Escape") {
+              e.stopPropagation();
+              setDraft(null);
+              (e.target as HTMLInputElement).blur();
+            }
+          }}
+        />
+        <span className="muted">of {count.toLocaleString()}</span>
+      </label>
+      <button className="icon-btn" data-testid="step-next" aria-label="Next step (→)" title="Next step (→)" onClick={() => commands.stepBy(1)} disabled={cursor >= count - 1}>
+        <ChevronRight size={16} />
+      </button>
+      <button className="icon-btn" data-testid="next-transfer" aria-label="Next transfer (N)" title="Next transfer (N)" onClick={commands.nextTransfer} disabled={nextT === null}>
+        <ChevronsRight size={16} />
+      </button>
+      <button className="icon-btn" data-testid="step-last" aria-label="Last step (End)" title="Last step (End)" onClick={commands.end} disabled={cursor >= count - 1}>
+        <SkipForward size={15} />
+      </button>
+      <div className="transport-keys" aria-hidden="true">
+        <kbd>←</kbd>
+        <kbd>→</kbd> step <kbd>N</kbd>
+        <kbd>⇧N</kbd> transfer <kbd>Home</kbd>
+        <kbd>End</kbd> <kbd>Esc</kbd> editor
+      </div>
+    </div>
+  );
+}
+
+function StepCard({ lookups }: { lookups: ReturnType<typeof useRunLookups> }) {
+  const overview = useDebugger((s) => s.overview)!;
+  const cursor = useDebugger((s) => s.cursor);
+  const step = overview.steps[cursor];
+  if (!step) return null;
+  const transfer = step.transfer != null ? overview.transfers.find((t) => t.index === step.transfer) : undefined;
+  const { agentName, palette } = lookups;
+  return (
+    <section className="side-section" data-testid="step-card" data-index={step.index} data-kind={step.kind}>
+      <header className="side-head">
+        <StepKindIcon kind={step.kind} />
+        <h3>
+          Step {step.index} · {STEP_LABELS[step.kind]}
+        </h3>
+      </header>
+      <dl className="kv">
+        <dt>Acting</dt>
+        <dd>
+          <span className="tl-dot" style={{ background: palette(step.agent) }} /> {agentName(step.agent)}
+        </dd>
+        <dt>Owner</dt>
+        <dd>
+          <span className="tl-dot" style={{ background: palette(step.owner) }} /> {agentName(step.owner)}
+        </dd>
+        {step.depth > 0 && (
+          <>
+            <dt>Depth</dt>
+            <dd>{step.depth} (inside a delegation)</dd>
+          </>
+        )}
+        {step.tokens !== null && (
+          <>
+            <dt>Tokens</dt>
+            <dd>{num(step.tokens).toLocaleString()}</dd>
+          </>
+        )}
+        {transfer && (
+          <>
+            <dt>Transfer</dt>
+            <dd>
+              T{transfer.index} · {transfer.kind} · <span className="mono">{transfer.policy}</span>
+            </dd>
+          </>
+        )}
+      </dl>
+      {step.detail && <p className="step-detail-text">{step.detail}</p>}
+    </section>
+  );
+}
+
+function RunCard() {
+  const overview = useDebugger((s) => s.overview)!;
+  const s = overview.summary;
+  const tokens = num(s.input_tokens) + num(s.output_tokens);
+  return (
+    <section className="side-section" data-testid="run-card">
+      <header className="side-head">
+        <h3>Run</h3>
+        <span className="side-meta mono" title={s.id}>
+          {s.id.slice(0, 8)}
+        </span>
+      </header>
+      <div className="run-card-outcome">
+        <OutcomeBadge status={s.outcome.status} testId="outcome" />
+        <span className="run-reason">{s.outcome.reason}</span>
+      </div>
+      <dl className="kv">
+        <dt>Scenario</dt>
+        <dd>{s.scenario}</dd>
+        <dt>Duration</dt>
+        <dd>{formatDuration(durationMs(s.started_at, s.ended_at))}</dd>
+        <dt>Tokens</dt>
+        <dd>
+          {formatTokens(tokens)} <span className="muted">({formatTokens(num(s.input_tokens))} in · {formatTokens(num(s.output_tokens))} out)</span>
+        </dd>
+        {s.final_output && (
+          <>
+            <dt>Answer</dt>
+            <dd className="run-answer">{s.final_output}</dd>
+          </>
+        )}
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,208 @@
+// The Run tab: scenario, simulated latency, breakpoints and providers; Start / Cancel / Resume;
+// the live run's steps as they arrive, and its outcome.
+import { Bug, CircleDot, Loader2, Pause, Play, Square, X } from "lucide-react";
+import { useId, useMemo } from "react";
+import { Timeline } from "../debugger/Timeline";
+import { agentLookups } from "../debugger/lookups";
+import { edgeId } from "../model/topology";
+import { OutcomeBadge } from "../run/badges";
+import type { RunCommands } from "../run/commands";
+import { durationMs, formatDuration, formatTokens } from "../run/format";
+import { isActive, type LiveRun } from "../run/live";
+import { num } from "../run/types";
+import { useDesigner } from "../store/designer";
+import { LATENCIES, selectBreakpoints, useRun } from "../store/run";
+
+export function RunPanel({ commands }: { commands: RunCommands }) {
+  const topology = useDesigner((s) => s.topology);
+  const selectedEdges = useDesigner((s) => s.selection.edges);
+  const live = useRun((s) => s.live);
+  const scenarioChoice = useRun((s) => (topology ? s.scenario[topology.name] : undefined));
+  const breakpoints = useRun(selectBreakpoints(topology?.name));
+  const latency = useRun((s) => s.latencyMs);
+  const setScenario = useRun((s) => s.setScenario);
+  const setLatency = useRun((s) => s.setLatency);
+  const lookups = useMemo(() => agentLookups(topology), [topology]);
+  const scenarioId = useId();
+  const latencyId = useId();
+  if (!topology) return null;
+
+  const scenarios = topology.scenarios ?? [];
+  const scenario = scenarios.some((s) => s.name === scenarioChoice) ? scenarioChoice : scenarios[0]?.name;
+  const active = isActive(live);
+  const mine = live && live.topology === topology.name ? live : null;
+  const selectedEdge = selectedEdges.length === 1 ? selectedEdges[0] : undefined;
+  const edgeIds = new Set(topology.edges.map(edgeId));
+  const edgeLabel = (id: string) => {
+    const e = topology.edges.find((x) => edgeId(x) === id);
+    return e ? `${lookups.agentName(e.from)} → ${lookups.agentName(e.to)}` : id;
+  };
+
+  return (
+    <div className="run-panel" data-testid="run-panel">
+      <div className="run-toolbar">
+        <button className="btn btn-primary btn-sm" data-testid="run-start" onClick={() => void commands.startRun()} disabled={active || scenarios.length === 0} title="Start a run (F5)">
+          <Play size={14} /> Start
+        </button>
+        <button className="btn btn-secondary btn-sm" data-testid="run-cancel" onClick={() => void commands.cancelRun()} disabled={!active || !live?.runId}>
+          <Square size={13} /> Cancel
+        </button>
+        <button className="btn btn-secondary btn-sm" data-testid="run-resume" onClick={() => void commands.resumeRun()} disabled={live?.status !== "paused"}>
+          <Play size={13} /> Resume
+        </button>
+        <div className="toolbar-divider" />
+        <label className="inline-field" htmlFor={scenarioId}>
+          Scenario
+        </label>
+        <select
+          id={scenarioId}
+          className="select select-sm"
+          data-testid="scenario-select"
+          value={scenario ?? ""}
+          disabled={scenarios.length === 0}
+          onChange={(e) => setScenario(topology.name, e.target.value)}
+        >
+          {scenarios.length === 0 && <option value="">no scenarios</option>}
+          {scenarios.map((s) => (
+            <option key={s.name} value={s.name}>
+              {s.name}
+            </option>
+          ))}
+        </select>
+        <label className="inline-field" htmlFor={latencyId}>
+          Latency
+        </label>
+        <select id={latencyId} className="select select-sm" data-testid="latency-select" value={latency} onChange={(e) => setLatency(Number(e.target.value))} title="Simulated latency of each mock model call">
+          {LATENCIES.map((ms) => (
+            <option key={ms} value={ms}>
+              {ms === 0 ? "none" : `${ms} ms / call`}
+            </option>
+          ))}
+        </select>
+        <div className="spacer" />
+        <LiveStatus commands={commands} live={mine} />
+      </div>
+
+      <div className="run-columns">
+        <section className="run-col" aria-label="Breakpoints">
+          <h4>
+            Breakpoints <span className="muted">pause before a transfer</span>
+          </h4>
+          <button
+            className="btn btn-secondary btn-sm"
+            data-testid="breakpoint-toggle"
+            disabled={!selectedEdge}
+            onClick={() => commands.toggleBreakpoint(selectedEdge)}
+            title="Toggle a breakpoint on the selected edge (F9)"
+          >
+            <CircleDot size={13} className="bp-icon" />
+            {selectedEdge ? (breakpoints.includes(selectedEdge) ? "Remove from selected edge" : "Add on selected edge") : "Select an edge to add one"}
+          </button>
+          <ul className="bp-list" data-testid="breakpoint-list">
+            {breakpoints.length === 0 && <li className="muted small">None. Select an edge on the canvas, then press F9.</li>}
+            {breakpoints.map((id) => (
+              <li key={id} className={`bp-item${edgeIds.has(id) ? "" : " is-stale"}`} data-testid="breakpoint-item" data-edge={id}>
+                <span className="breakpoint-dot" />
+                <span className="bp-name">{edgeLabel(id)}</span>
+                <span className="bp-id mono">{id}</span>
+                <button className="icon-btn sm" aria-label={`Remove breakpoint ${id}`} onClick={() => commands.toggleBreakpoint(id)}>
+                  <X size={12} />
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+
+        <section className="run-col" aria-label="Providers">
+          <h4>
+            Providers <span className="muted">per agent</span>
+          </h4>
+          <ul className="provider-list" data-testid="provider-list">
+            {topology.agents.map((a) => (
+              <li key={a.id} className="provider-row">
+                <span className="tl-dot" style={{ background: lookups.palette(a.id) }} />
+                <span className="provider-agent">{a.name || a.id}</span>
+                <span className="provider-configured mono" title="Configured model">
+                  {a.model ? `${a.model.provider}/${a.model.name}` : "human"}
+                </span>
+                <select className="select select-xs" disabled value="mock" aria-label={`Provider for ${a.name}`} title="real providers: configure in Settings">
+                  <option value="mock">mock</option>
+                </select>
+              </li>
+            ))}
+          </ul>
+          <div className="muted small">Runs use the mock provider and the scenario's scripts. Real providers: configure in Settings.</div>
+        </section>
+
+        <section className="run-col run-live" aria-label="Live steps">
+          <h4>
+            Steps <span className="muted">{mine ? liveMeta(mine) : "as they arrive"}</span>
+          </h4>
+          {mine && mine.steps.length > 0 ? (
+            <Timeline
+              steps={mine.steps}
+              palette={lookups.palette}
+              agentName={lookups.agentName}
+              follow
+              testId="live-timeline"
+              label="Steps of the live run"
+            />
+          ) : (
+            <div className="pane-empty small">{mine ? "Waiting for the first step…" : "Start a run to see its steps here."}</div>
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}
+
+function liveMeta(live: LiveRun): string {
+  if (live.status !== "finished") return `${live.steps.length} so far · ${live.transfers.length} transfers`;
+  const tokens = live.usage ? num(live.usage.input_tokens) + num(live.usage.output_tokens) : null;
+  return [
+    `${live.steps.length} steps`,
+    `${live.transfers.length} transfers`,
+    tokens !== null ? `${formatTokens(tokens)} tokens` : null,
+    formatDuration(durationMs(live.startedAt, live.endedAt)),
+    live.lostFacts > 0 ? `${live.lostFacts} fact${live.lostFacts === 1 ? "" : "s"} lost` : null,
+  ]
+    .filter(Boolean)
+    .join(" · ");
+}
+
+function LiveStatus({ commands, live }: { commands: RunCommands; live: LiveRun | null }) {
+  if (!live) return <span className="run-status muted">No run yet</span>;
+  return (
+    <div className="run-status" data-testid="run-status" data-status={live.status} data-run={live.runId}>
+      {live.status === "starting" || live.status === "running" ? (
+        <span className="status-running">
+          <Loader2 size={13} className="spin" /> Running · step {live.steps.length}
+          {live.owner ? ` · ${live.owner}` : ""}
+        </span>
+      ) : live.status === "paused" ? (
+        <span className="status-paused" data-testid="run-paused" data-edge={live.paused?.edge}>
+          <Pause size={13} /> Paused before <span className="mono">{live.paused?.edge}</span> (step {live.paused?.step})
+        </span>
+      ) : live.status === "disconnected" ? (
+        <span className="text-error">Lost the run's events: {live.errors[live.errors.length - 1]}</span>
+      ) : live.outcome ? (
+        <>
+          <OutcomeBadge status={live.outcome.status} testId="outcome" />
+          <span className="run-reason" title={live.outcome.reason}>
+            {live.outcome.reason}
+          </span>
+        </>
+      ) : null}
+      {live.errors.length > 0 && live.status !== "disconnected" && (
+        <span className="text-error small" title={live.errors.join("\n")}>
+          store: {live.errors[live.errors.length - 1]}
+        </span>
+      )}
+      {live.runId && live.status === "finished" && (
+        <button className="btn btn-secondary btn-sm" data-testid="run-debug" onClick={() => void commands.openRun(live.runId)}>
+          <Bug size={13} /> Open in debugger
+        </button>
+      )}
+    </div>
+  );
+}
