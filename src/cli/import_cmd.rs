@@ -72,11 +72,10 @@ pub fn import(
                     }
                 }
             }
-            if let Some(notes) = trace.source.as_ref().and_then(|s| s.get("notes")).and_then(|n| n.as_array()) {
-                if !quiet && format == OutFormat::Text {
-                    for n in notes.iter().filter_map(|n| n.as_str()) {
-                        println!("note: {n}");
-                    }
+            let notes = trace.source.as_ref().and_then(|s| s.get("notes")).and_then(|n| n.as_array());
+            if let Some(notes) = notes.filter(|_| !quiet && format == OutFormat::Text) {
+                for n in notes.iter().filter_map(|n| n.as_str()) {
+                    println!("note: {n}");
                 }
             }
             printed += 1;
