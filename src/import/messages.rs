@@ -113,6 +113,9 @@ pub fn genai_messages(v: &Value) -> Vec<MsgRec> {
                     msg.reasoning.push(content_text(p.get("content").unwrap_or(&Value::Null)));
                 }
                 Some("text") | None => {
+                    if !msg.text.is_empty() {
+                        msg.text.push('\n');
+                    }
                     msg.text.push_str(&content_text(p.get("content").unwrap_or(&Value::Null)));
                 }
                 Some("tool_call") => msg.calls.push(CallRec {

@@ -130,6 +130,8 @@ struct Assembler<'a> {
     sdk_order: Vec<String>,
     otlp: HashMap<String, Vec<otlp::Span>>,
     otlp_order: Vec<String>,
+    /// Finished traces of the current conversation: (conversation id, first trace id, spans).
+    conversation: Option<(String, String, Vec<otlp::Span>)>,
     summary: ImportSummary,
 }
 
@@ -233,10 +235,9 @@ impl<'a> Assembler<'a> {
                     self.otlp.entry(id.clone()).or_default().push(sp);
                     // Exporters send a trace's root span last: the trace is complete.
                     if root {
-                        let mut spans = self.otlp.remove(&id).expect("present");
+                        let spans = self.otlp.remove(&id).expect("present");
                         self.otlp_order.retain(|x| *x != id);
-                        let run = otlp::to_run(&id, &mut spans);
-                        self.emit(run, on_run)?;
+                        self.finished_otlp_trace(id, spans, on_run)?;
                     }
                 }
             }
@@ -244,6 +245,46 @@ impl<'a> Assembler<'a> {
                 let run = adk::to_run(&v).map_err(|m| self.parse_err(format, line, offset, &m))?;
                 self.emit(run, on_run)?;
             }
+        }
+        Ok(())
+    }
+
+    /// A complete OTLP trace: merged with the previous ones of its conversation, or a run.
+    fn finished_otlp_trace(
+        &mut self,
+        id: String,
+        mut spans: Vec<otlp::Span>,
+        on_run: &mut dyn FnMut(Trace, Topology) -> Result<(), ImportError>,
+    ) -> Result<(), ImportError> {
+        let conv = otlp::conversation_of(&spans);
+        match (&mut self.conversation, conv) {
+            (Some((c, _, buf)), Some(conv)) if *c == conv => {
+                buf.append(&mut spans);
+                Ok(())
+            }
+            (_, conv) => {
+                self.flush_conversation(on_run)?;
+                match conv {
+                    Some(c) => {
+                        self.conversation = Some((c, id, spans));
+                        Ok(())
+                    }
+                    None => {
+                        let run = otlp::to_run(&id, &mut spans);
+                        self.emit(run, on_run)
+                    }
+                }
+            }
+        }
+    }
+
+    fn flush_conversation(
+        &mut self,
+        on_run: &mut dyn FnMut(Trace, Topology) -> Result<(), ImportError>,
+    ) -> Result<(), ImportError> {
+        if let Some((_, id, mut spans)) = self.conversation.take() {
+            let run = otlp::to_run(&id, &mut spans);
+            self.emit(run, on_run)?;
         }
         Ok(())
     }
@@ -271,6 +312,7 @@ impl<'a> Assembler<'a> {
                 self.emit(run, on_run)?;
             }
         }
+        self.flush_conversation(on_run)?;
         for id in std::mem::take(&mut self.otlp_order) {
             if let Some(mut spans) = self.otlp.remove(&id) {
                 let mut run = otlp::to_run(&id, &mut spans);
@@ -313,6 +355,7 @@ pub fn import_reader(
         sdk_order: vec![],
         otlp: HashMap::new(),
         otlp_order: vec![],
+        conversation: None,
         summary: ImportSummary::default(),
     };
     let read_err = |source| ImportError::Read { file: file.into(), source };

@@ -132,6 +132,8 @@ fn agent_name(sp: &Span) -> Option<String> {
 fn openinference_messages(a: &Map<String, Value>, prefix: &str) -> Option<Vec<MsgRec>> {
     let mut by_index: BTreeMap<usize, MsgRec> = BTreeMap::new();
     let mut calls: BTreeMap<(usize, usize), CallRec> = BTreeMap::new();
+    // Multi-part contents, used when a message has no plain `message.content`.
+    let mut multipart: BTreeMap<usize, BTreeMap<usize, String>> = BTreeMap::new();
     for (k, v) in a {
         let Some(rest) = k.strip_prefix(prefix) else { continue };
         let mut parts = rest.splitn(2, '.');
@@ -149,6 +151,11 @@ fn openinference_messages(a: &Map<String, Value>, prefix: &str) -> Option<Vec<Ms
                 }
             }
             "message.content" => m.text = val,
+            f if f.starts_with("message.contents.") && f.ends_with(".message_content.text") => {
+                let idx =
+                    f["message.contents.".len()..].split('.').next().and_then(|k| k.parse::<usize>().ok()).unwrap_or(0);
+                multipart.entry(i).or_default().insert(idx, val);
+            }
             "message.tool_call_id" => m.call_id = Some(val),
             f if f.starts_with("message.tool_calls.") => {
                 let rest = &f["message.tool_calls.".len()..];
@@ -175,6 +182,11 @@ fn openinference_messages(a: &Map<String, Value>, prefix: &str) -> Option<Vec<Ms
     for ((i, _), c) in calls {
         if let Some(m) = by_index.get_mut(&i) {
             m.calls.push(c);
+        }
+    }
+    for (i, p) in multipart {
+        if let Some(m) = by_index.get_mut(&i).filter(|m| m.text.is_empty()) {
+            m.text = p.into_values().collect::<Vec<_>>().join("\n");
         }
     }
     Some(by_index.into_values().collect())
@@ -207,6 +219,14 @@ fn model_messages(a: &Map<String, Value>, input: bool) -> Option<Vec<MsgRec>> {
     msgs
 }
 
+/// The conversation a trace belongs to (`gen_ai.conversation.id`, `session.id`), if recorded:
+/// successive traces of one conversation (ADK writes one per turn) are one run.
+pub fn conversation_of(spans: &[Span]) -> Option<String> {
+    spans
+        .iter()
+        .find_map(|s| text_attr(&s.attrs, "gen_ai.conversation.id").or_else(|| text_attr(&s.attrs, "session.id")))
+}
+
 /// The recorded run of one OTLP trace.
 pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
     spans.sort_by_key(|s| (s.start, s.end));
@@ -231,19 +251,56 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
             events.push(Ev::Return { from, to: to.clone() });
             owner = Some(to);
         }
-        // The agent a span works for: its own name, or the nearest agent span above.
+        // The agent a span works for: the nearest agent span above (or itself), else the
+        // agent name the span itself carries.
         let mut cur = Some(sp);
         let mut acting = None;
         while let Some(c) = cur {
-            if kind_of(c) == Kind::Agent || c.attrs.contains_key("gen_ai.agent.name") {
+            if kind_of(c) == Kind::Agent {
                 acting = agent_name(c);
                 break;
             }
             cur = parent(c);
         }
+        if acting.is_none() {
+            acting = text_attr(&sp.attrs, "gen_ai.agent.name").or_else(|| text_attr(&sp.attrs, "agent.name"));
+        }
+        // An explicit handoff span (the OpenTelemetry contrib instrumentation of the Agents SDK).
+        if sp.attrs.get("gen_ai.operation.name").and_then(Value::as_str) == Some("agent_handoff") {
+            if let (Some(from), Some(to)) =
+                (text_attr(&sp.attrs, "gen_ai.handoff.from_agent"), text_attr(&sp.attrs, "gen_ai.handoff.to_agent"))
+            {
+                events.push(Ev::Transfer {
+                    kind: EdgeKind::Handoff,
+                    from,
+                    to: to.clone(),
+                    policy: pending_policy.take(),
+                });
+                pending_transfer = None;
+                owner = Some(to);
+            }
+            continue;
+        }
         match kind_of(sp) {
             Kind::Agent => {
                 let Some(name) = agent_name(sp) else { continue };
+                // A workflow span that only contains agents is not an agent itself.
+                let contains_agents = spans.iter().any(|other| {
+                    let mut up = parent(other);
+                    while let Some(p) = up {
+                        if kind_of(p) == Kind::Tool {
+                            return false;
+                        }
+                        if p.id == sp.id {
+                            return kind_of(other) == Kind::Agent;
+                        }
+                        up = parent(p);
+                    }
+                    false
+                });
+                if contains_agents {
+                    continue;
+                }
                 let mut up = parent(sp);
                 let mut via_tool = false;
                 let mut caller = None;
@@ -373,11 +430,16 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
     if let Some(p) = provider {
         notes.push(format!("provider: {p}"));
     }
-    let mut agent_ids = HashMap::new();
-    for sp in spans.iter() {
+    // Agent ids, when each names one agent (some instrumentations give every agent the same id).
+    let mut agent_ids: HashMap<String, String> = HashMap::new();
+    for sp in spans.iter().filter(|s| kind_of(s) == Kind::Agent) {
         if let (Some(name), Some(id)) = (agent_name(sp), text_attr(&sp.attrs, "gen_ai.agent.id")) {
             agent_ids.insert(name, id);
         }
+    }
+    let distinct: std::collections::HashSet<&String> = agent_ids.values().collect();
+    if distinct.len() != agent_ids.len() {
+        agent_ids.clear();
     }
     let facts = spans
         .iter()

@@ -38,6 +38,8 @@ struct Builder<'f> {
     error: Option<String>,
     input: Vec<ItemId>,
     notes: Vec<String>,
+    /// Each agent's latest answer without tool calls (its final output, if nothing follows).
+    last_text: HashMap<String, String>,
 }
 
 fn words(s: &str) -> HashSet<String> {
@@ -358,8 +360,16 @@ impl Builder<'_> {
             out_ids.extend(self.items_of(m, agent));
         }
         let last_text = output.iter().rev().find(|m| m.role == Role::Assistant && !m.text.is_empty());
-        if let Some(m) = last_text.filter(|_| self.depth == 0) {
-            self.final_output = Some(m.text.clone());
+        match last_text {
+            Some(m) if m.calls.is_empty() => {
+                self.last_text.insert(agent.to_owned(), m.text.clone());
+                if self.depth == 0 {
+                    self.final_output = Some(m.text.clone());
+                }
+            }
+            _ => {
+                self.last_text.remove(agent);
+            }
         }
         let context: Vec<ItemId> = own.iter().chain(history.iter()).copied().collect();
         let s = self.step(StepKind::ModelCall, agent, context, out_ids.clone(), format!("model call of {agent}"));
@@ -372,9 +382,25 @@ impl Builder<'_> {
         self.ctx.insert(agent.to_owned(), ctx);
     }
 
+    fn unanswered_call(&self, agent: &str, name: &str) -> Option<String> {
+        let ctx = self.ctx.get(agent)?;
+        let items: Vec<&Item> = ctx.iter().map(|i| self.store.get(*i)).collect();
+        items
+            .iter()
+            .rev()
+            .filter(|i| i.kind.is_call() && i.name.as_deref() == Some(name))
+            .filter_map(|i| i.call_id.clone())
+            .find(|id| !items.iter().any(|o| o.kind.is_call_output() && o.call_id.as_deref() == Some(id)))
+    }
+
     fn tool(&mut self, agent: &str, name: &str, call_id: Option<&String>, arguments: &str, output: Option<&String>) {
         self.see_agent(agent);
-        let call_id = call_id.cloned().unwrap_or_else(|| format!("call_{}_{}", self.turn, self.steps.len()));
+        // Sources without call ids (SDK function spans): the agent's latest unanswered call of
+        // this tool is the one that ran.
+        let call_id = call_id
+            .cloned()
+            .or_else(|| self.unanswered_call(agent, name))
+            .unwrap_or_else(|| format!("call_{}_{}", self.turn, self.steps.len()));
         self.call_names.insert(call_id.clone(), name.to_owned());
         let mut ctx = self.ctx.get(agent).cloned().unwrap_or_default();
         let call = self.items_of(
@@ -493,6 +519,7 @@ pub fn reconstruct(run: &RecordedRun, format: &str, file: &str, overlay: Option<
         error: None,
         input: vec![],
         notes: run.notes.clone(),
+        last_text: HashMap::new(),
     };
     let mut input_text = String::new();
     for e in &run.events {
@@ -525,6 +552,10 @@ pub fn reconstruct(run: &RecordedRun, format: &str, file: &str, overlay: Option<
                 b.transfer(*kind, from, to, policy.as_deref())
             }
             Ev::Return { from, to } => {
+                if let Some(text) = b.last_text.get(from).cloned() {
+                    let ctx = b.ctx.get(from).cloned().unwrap_or_default();
+                    b.step(StepKind::Final, from, ctx, vec![], text.chars().take(120).collect());
+                }
                 b.depth = b.depth.saturating_sub(1);
                 let ctx = b.ctx.get(to).cloned().unwrap_or_default();
                 b.step(StepKind::DelegationReturn, to, ctx, vec![], format!("{from} returned to {to}"));

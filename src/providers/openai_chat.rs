@@ -63,6 +63,8 @@ impl OpenAiChat {
         if !req.tools.is_empty() {
             body["tools"] = json!(tools_json(req.tools));
             match self.tool_choice.as_deref() {
+                // llama.cpp's server drops the tools unless a choice is named.
+                None if self.compatible => body["tool_choice"] = json!("auto"),
                 None => {}
                 Some(c @ ("auto" | "required" | "none")) => body["tool_choice"] = json!(c),
                 Some(name) => body["tool_choice"] = json!({"type": "function", "function": {"name": name}}),

@@ -58,6 +58,12 @@ describe("runs and the debugger (browser, http adapter)", { skip: plan.skip ?? f
   const sel = (css) => page.locator(css);
   const attr = (css, name) => sel(css).first().getAttribute(name);
 
+  /** Shows a bottom-panel tab (clicking the active tab would fold the panel). */
+  async function showTab(id) {
+    if ((await byId(`tab-${id}`).getAttribute("aria-selected")) !== "true") await byId(`tab-${id}`).click();
+    if ((await byId("bottom-panel").getAttribute("class")).includes("is-collapsed")) await byId(`tab-${id}`).click();
+  }
+
   async function openTopology(path, node) {
     await page.goto(`${backend.url}/?open=${path}`);
     await byId(`node-${node}`).waitFor();
@@ -65,7 +71,7 @@ describe("runs and the debugger (browser, http adapter)", { skip: plan.skip ?? f
 
   /** Starts a run from the Run tab and waits for its outcome. */
   async function runToEnd({ timeout = 30000 } = {}) {
-    await byId("tab-run").click();
+    await showTab("run");
     await byId("run-start").click();
     await sel('[data-testid="run-status"][data-status="finished"]').waitFor({ timeout });
     return attr('[data-testid="run-status"] [data-testid="outcome"]', "data-status");
@@ -146,7 +152,7 @@ describe("runs and the debugger (browser, http adapter)", { skip: plan.skip ?? f
 
   it("a breakpoint on an edge pauses a live run; Resume continues it", async () => {
     await byId("edge-label-resolution->verification").click();
-    await byId("tab-run").click();
+    await showTab("run");
     await byId("breakpoint-toggle").click();
     await byId("breakpoint-dot-resolution->verification").waitFor();
     assert.equal(await sel('[data-testid="breakpoint-item"]').count(), 1);
@@ -167,7 +173,7 @@ describe("runs and the debugger (browser, http adapter)", { skip: plan.skip ?? f
   });
 
   it("lists both runs and compares their transfer tables", async () => {
-    await byId("tab-runs").click();
+    await showTab("runs");
     await sel('[data-testid="run-row"]').nth(1).waitFor();
     assert.equal(await sel('[data-testid="run-row"]').count(), 2);
     const statuses = await sel('[data-testid="run-row"]').evaluateAll((els) => els.map((e) => e.dataset.status));
@@ -236,13 +242,15 @@ describe("runs and the debugger (browser, http adapter)", { skip: plan.skip ?? f
     await byId("step-input").press("Enter");
     await detailAt(9000);
     await sel('[data-testid="timeline-step"][data-index="9000"][aria-selected="true"]').waitFor();
-    assert.equal(await attr('[data-testid="timeline-step"][data-index="9000"]', "data-kind"), "tool_call");
+    // every 20th step is a model call (it asks for 19 tool calls)
+    assert.equal(await attr('[data-testid="timeline-step"][data-index="9000"]', "data-kind"), "model_call");
     await byId("tab-context").click();
     assert.match(await byId("context-panel").innerText(), /What Worker sees/);
     assert.ok(Number(await byId("context-tokens").getAttribute("data-tokens")) > 10000);
     // step on from there, then to the end: the guard that stopped the run
     await page.keyboard.press("ArrowRight");
     await detailAt(9001);
+    assert.equal(await attr('[data-testid="timeline-step"][aria-selected="true"]', "data-kind"), "tool_call");
     await page.keyboard.press("End");
     await detailAt(10000);
     assert.equal(await attr('[data-testid="timeline-step"][aria-selected="true"]', "data-kind"), "guard");

@@ -48,6 +48,65 @@ describe("http adapter", () => {
   });
 });
 
+describe("http adapter: runs", () => {
+  const topology = FIXTURES["ticket-reopen.yaml"]!;
+  const args = { topology, scenario: null, breakpoints: [], mock_delay_ms: 50, live: false };
+
+  it("starts a run, then long-polls run_events with a moving `from` until finished", async () => {
+    const polls: unknown[] = [];
+    const pages = [
+      { events: [{ type: "started", run_id: "r1", topology: "t", scenario: "s", started_at: "x" }], finished: false },
+      { events: [], finished: false },
+      { events: [{ type: "resumed" }, { type: "finished", outcome: { status: "completed", reason: "", owner: "a" }, usage: {}, ended_at: "y" }], finished: true },
+    ];
+    const fetchMock = vi.fn(async (url: string, init: RequestInit) => {
+      if (url.endsWith("/start_run")) {
+        expect(JSON.parse(init.body as string)).toMatchObject({ mock_delay_ms: 50, breakpoints: [] });
+        return new Response(JSON.stringify({ run_id: "r1" }));
+      }
+      polls.push(JSON.parse(init.body as string));
+      return new Response(JSON.stringify(pages.shift()));
+    });
+    const p = createHttpPlatform("http://h", fetchMock as unknown as typeof fetch);
+    const events: string[] = [];
+    const done = new Promise<void>((res) => {
+      void p.startRun(args, (e) => {
+        events.push(e.type);
+        if (e.type === "finished") res();
+      });
+    });
+    await done;
+    expect(events).toEqual(["started", "resumed", "finished"]);
+    expect(polls).toEqual([
+      { run_id: "r1", from: 0 },
+      { run_id: "r1", from: 1 },
+      { run_id: "r1", from: 1 },
+    ]);
+  });
+
+  it("reports a stream that cannot go on", async () => {
+    const fetchMock = vi.fn(async (url: string) =>
+      url.endsWith("/start_run")
+        ? new Response(JSON.stringify({ run_id: "r1" }))
+        : new Response(JSON.stringify({ code: "run.not_live", message: "not running" }), { status: 404 }),
+    );
+    const p = createHttpPlatform("http://h", fetchMock as unknown as typeof fetch);
+    const got = await new Promise((res) => void p.startRun(args, res));
+    expect(got).toMatchObject({ type: "stream_error" });
+  });
+
+  it("sends the debugger's queries with their args", async () => {
+    const fetchMock = vi.fn(async (_url: string, init: RequestInit) => new Response(init.body as string));
+    const p = createHttpPlatform("http://h", fetchMock as unknown as typeof fetch);
+    await p.step_view({ run_id: "r", step: 3 });
+    await p.list_runs({ topology: "ticket-reopen" });
+    expect(fetchMock.mock.calls.map((c) => [c[0], c[1].body])).toEqual([
+      ["http://h/api/step_view", '{"run_id":"r","step":3}'],
+      ["http://h/api/list_runs", '{"topology":"ticket-reopen"}'],
+    ]);
+  });
+});
+
 describe("errors", () => {
   it("normalises whatever a host throws", () => {
     expect(toPlatformError({ code: "c", message: "m" })).toMatchObject({ code: "c", message: "m" });

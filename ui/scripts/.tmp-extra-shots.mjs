@@ -1,0 +1,35 @@
+import { writeFileSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { backendPlan, launchBrowser, startBackend } from "../e2e/harness.mjs";
+const big = readFileSync("/work/main/ui/e2e/run.spec.mjs", "utf8").match(/const BIG_LOOP = `([\s\S]*?)`;/)[1].replace("${Array.from({ length: 19 }, () => \"{ tool: poll }\").join(\", \")}", Array.from({ length: 19 }, () => "{ tool: poll }").join(", "));
+const backend = await startBackend(backendPlan(), { setup: (r) => writeFileSync(join(r, "big-loop.yaml"), big) });
+const browser = await launchBrowser();
+const out = "/tmp/xs";
+try {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page.on("pageerror", (e) => console.error("pageerror:", e.message));
+  const by = (id) => page.getByTestId(id);
+  const shot = async (n) => { await page.waitForTimeout(500); await page.screenshot({ path: join(out, n + ".png") }); };
+  const showTab = async (id) => { if ((await by("tab-" + id).getAttribute("aria-selected")) !== "true") await by("tab-" + id).click(); };
+  const runEnd = async () => { await showTab("run"); await by("run-start").click(); await page.locator('[data-testid="run-status"][data-status="finished"]').waitFor({ timeout: 120000 }); };
+  await page.goto(`${backend.url}/?open=ticket-supervisor.yaml`); await by("node-supervisor").waitFor();
+  await runEnd(); await shot("sup-run");
+  await by("run-debug").click(); await by("transport").waitFor();
+  for (let i = 0; i < 7; i++) await page.keyboard.press("ArrowRight");
+  await page.waitForTimeout(300); await shot("sup-step7");
+  await page.keyboard.press("n"); await page.keyboard.press("n"); await page.waitForTimeout(300); await shot("sup-diff");
+  await page.keyboard.press("Escape");
+  await showTab("run"); await by("run-start").click(); await page.locator('[data-testid="run-status"][data-status="finished"]').waitFor();
+  await by("tab-runs").click(); await page.locator('[data-testid="run-row"]').nth(1).waitFor(); await shot("runs");
+  await page.locator('[data-testid="run-pick"]').nth(0).check(); await page.locator('[data-testid="run-pick"]').nth(1).check();
+  await by("runs-compare").click(); await page.locator('[data-testid="transfer-table"]').nth(1).waitFor(); await shot("compare");
+  await page.keyboard.press("Escape");
+  await page.goto(`${backend.url}/?open=handoff-loop.yaml`); await by("node-billing").waitFor();
+  await runEnd(); await by("run-debug").click(); await by("transport").waitFor(); await page.keyboard.press("End"); await shot("loop-end");
+  await page.keyboard.press("Escape");
+  await page.goto(`${backend.url}/?open=big-loop.yaml`); await by("node-worker").waitFor();
+  await runEnd(); await shot("big-run");
+  await by("run-debug").click(); await by("transport").waitFor();
+  await by("step-input").fill("9000"); await by("step-input").press("Enter");
+  await page.locator('[data-testid="step-detail"][data-step="9000"]:not([data-loading])').waitFor(); await by("tab-context").click(); await shot("big-9000");
+} finally { await browser.close(); await backend.stop(); }
