@@ -28,7 +28,10 @@ fn import_bytes(bytes: &[u8], from: Option<SourceFormat>) -> Result<Vec<Trace>, 
     Ok(out)
 }
 
-fn shape(t: &Trace) -> (Vec<StepKind>, Vec<(String, String, String)>, Vec<Vec<(String, FactStatus)>>) {
+/// Step kinds, transfers (kind, from, to), and fact statuses per transfer.
+type Shape = (Vec<StepKind>, Vec<(String, String, String)>, Vec<Vec<(String, FactStatus)>>);
+
+fn shape(t: &Trace) -> Shape {
     (
         t.steps.iter().map(|s| s.kind).collect(),
         t.transfers.iter().map(|x| (x.kind.as_str().to_owned(), x.from.clone(), x.to.clone())).collect(),
