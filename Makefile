@@ -25,3 +25,5 @@ test: deps check
 bench: deps
 	$(CARGO) bench --bench engine
 	$(CARGO) bench --bench store
+	$(CARGO) build --release --bin baton
+	$(CARGO) bench --bench import

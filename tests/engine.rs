@@ -337,3 +337,14 @@ fn traces_round_trip_and_the_cli_prints_them() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(stderr(&bad).contains("not a Baton trace"), "{}", stderr(&bad));
 }
+
+#[test]
+fn simulated_latency_delays_each_mock_call() {
+    let t = load("support-triage.yaml");
+    let opts = RunOptions { mock_delay: Some(std::time::Duration::from_millis(60)), ..Default::default() };
+    let t0 = std::time::Instant::now();
+    let trace = rt().block_on(run_mock(&t, opts)).unwrap();
+    let calls = trace.steps.iter().filter(|s| s.kind == StepKind::ModelCall).count() as u32;
+    assert_eq!(calls, 3);
+    assert!(t0.elapsed() >= std::time::Duration::from_millis(60) * calls, "{:?}", t0.elapsed());
+}

@@ -87,6 +87,7 @@ pub struct StartRunArgs {
     pub breakpoints: Vec<String>,
     /// Simulated latency of each mock model call.
     #[serde(default)]
+    #[ts(type = "number | null")]
     pub mock_delay_ms: Option<u64>,
     /// Use each agent's configured provider instead of the mock scripts.
     #[serde(default)]

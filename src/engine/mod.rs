@@ -80,13 +80,17 @@ pub async fn run_mock(t: &Topology, opts: RunOptions) -> Result<Trace, EngineErr
         Some(n) => t.scenario(Some(n)).cloned(),
         None => t.scenario(None).cloned(),
     };
-    let models = SameModel(MockModel::new(scenario.unwrap_or_else(|| crate::topology::Scenario {
+    let mut mock = MockModel::new(scenario.unwrap_or_else(|| crate::topology::Scenario {
         name: String::new(),
         description: String::new(),
         history: vec![],
         input: String::new(),
         scripts: Default::default(),
-    })));
+    }));
+    if let Some(d) = opts.mock_delay {
+        mock = mock.with_delay(d);
+    }
+    let models = SameModel(mock);
     let mut opts = opts;
     if opts.providers.is_empty() {
         opts.providers = t.agents.iter().map(|a| (a.id.clone(), "mock".to_string())).collect();

@@ -71,7 +71,9 @@ pub enum OutputItem {
 /// Token counts of one call (the provider's own figures; an estimate for the mock).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct Usage {
+    #[ts(type = "number")]
     pub input_tokens: u64,
+    #[ts(type = "number")]
     pub output_tokens: u64,
 }
 

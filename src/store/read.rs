@@ -31,7 +31,9 @@ pub struct RunSummary {
     pub owner: String,
     pub final_output: Option<String>,
     pub guard: Option<String>,
+    #[ts(type = "number")]
     pub input_tokens: u64,
+    #[ts(type = "number")]
     pub output_tokens: u64,
     pub steps: u32,
     pub transfers: u32,

@@ -15,6 +15,7 @@ pub struct StepBrief {
     pub transfer: Option<u32>,
     pub detail: String,
     /// Tokens of the model call, if the step is one.
+    #[ts(type = "number | null")]
     pub tokens: Option<u64>,
 }
 

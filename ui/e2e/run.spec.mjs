@@ -191,11 +191,27 @@ describe("runs and the debugger (browser, http adapter)", { skip: plan.skip ?? f
     await byId("compare-view").waitFor({ state: "detached" });
   });
 
+  it("Cancel ends a run paused at a breakpoint; the run is saved as cancelled", async () => {
+    await byId("edge-label-resolution->verification").click();
+    await showTab("run");
+    await byId("breakpoint-toggle").click();
+    await byId("run-start").click();
+    await sel('[data-testid="run-status"][data-status="paused"]').waitFor();
+    await byId("run-cancel").click();
+    await sel('[data-testid="run-status"][data-status="finished"]').waitFor();
+    assert.equal(await attr('[data-testid="run-status"] [data-testid="outcome"]', "data-status"), "cancelled");
+    await byId("breakpoint-toggle").click();
+    await showTab("runs");
+    await sel('[data-testid="run-row"][data-status="cancelled"]').waitFor();
+  });
+
   it("deletes a run after confirmation", async () => {
-    await sel('[data-testid="run-delete"]').first().click();
+    const before = await sel('[data-testid="run-row"]').count();
+    await sel('[data-testid="run-row"][data-status="cancelled"] [data-testid="run-delete"]').click();
     await byId("confirm-dialog").waitFor();
     await byId("confirm-ok").click();
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="run-row"]').length === 1);
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="run-row"]').length === n, before - 1);
+    assert.equal(await sel('[data-testid="run-row"][data-status="cancelled"]').count(), 0);
   });
 
   it("runs ticket-supervisor: no fact is lost anywhere", async () => {

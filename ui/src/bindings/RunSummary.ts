@@ -5,7 +5,7 @@ import type { JsonValue } from "./serde_json/JsonValue";
 /**
  * One run in a list.
  */
-export type RunSummary = { id: string, topology: string, scenario: string, started_at: string, ended_at: string | null, outcome: OutcomeBrief, owner: string, final_output: string | null, guard: string | null, input_tokens: bigint, output_tokens: bigint, steps: number, transfers: number, lost_facts: number, 
+export type RunSummary = { id: string, topology: string, scenario: string, started_at: string, ended_at: string | null, outcome: OutcomeBrief, owner: string, final_output: string | null, guard: string | null, input_tokens: number, output_tokens: number, steps: number, transfers: number, lost_facts: number, 
 /**
  * Provider per agent id.
  */

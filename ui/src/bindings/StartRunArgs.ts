@@ -12,7 +12,7 @@ breakpoints: Array<string>,
 /**
  * Simulated latency of each mock model call.
  */
-mock_delay_ms: bigint | null, 
+mock_delay_ms: number | null, 
 /**
  * Use each agent's configured provider instead of the mock scripts.
  */

@@ -5,4 +5,4 @@ export type StepBrief = { index: number, kind: StepKind, agent: string, owner: s
 /**
  * Tokens of the model call, if the step is one.
  */
-tokens: bigint | null, };
+tokens: number | null, };

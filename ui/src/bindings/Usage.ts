@@ -3,4 +3,4 @@
 /**
  * Token counts of one call (the provider's own figures; an estimate for the mock).
  */
-export type Usage = { input_tokens: bigint, output_tokens: bigint, };
+export type Usage = { input_tokens: number, output_tokens: number, };

@@ -146,6 +146,16 @@ describe("runs and the debugger with the mock platform", () => {
     expect(platform.calls.find((c) => c.command === "start_run")?.args).toMatchObject({ breakpoints: ["resolution->verification"] });
   });
 
+  it("Cancel ends a paused run as cancelled", async () => {
+    await openTicketReopen();
+    act(() => useRun.getState().toggleBreakpoint("ticket-reopen", "resolution->verification"));
+    fireEvent.click(screen.getByTestId("topbar-run"));
+    await waitFor(() => expect(screen.getByTestId("run-status").getAttribute("data-status")).toBe("paused"));
+    fireEvent.click(screen.getByTestId("run-cancel"));
+    await finished();
+    expect(screen.getByTestId("outcome").getAttribute("data-status")).toBe("cancelled");
+  });
+
   it("lists the topology's runs, compares two and deletes one after confirmation", async () => {
     await openTicketReopen();
     fireEvent.click(screen.getByTestId("topbar-run"));

@@ -11,7 +11,7 @@ import {
   SkipBack,
   SkipForward,
 } from "lucide-react";
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { DebugCanvas } from "../canvas/DebugCanvas";
 import { OutcomeBadge, StepKindIcon } from "../run/badges";
 import type { RunCommands } from "../run/commands";
@@ -72,6 +72,7 @@ function DebuggerBody({ commands }: { commands: RunCommands }) {
   const stepError = useDebugger((s) => s.stepError);
   const lookups = useRunLookups();
   const { view, loading } = useStepView();
+  const [canvasHeight, setCanvasHeight] = useState(() => Math.round(Math.max(180, window.innerHeight * 0.26)));
   const steps = overview.steps;
   const step = steps[cursor];
   const lostSteps = useMemo(() => {
@@ -118,9 +119,10 @@ function DebuggerBody({ commands }: { commands: RunCommands }) {
 
       <main className="dbg-main">
         <Transport commands={commands} count={steps.length} prevT={prevT} nextT={nextT} />
-        <div className="dbg-canvas-wrap">
+        <div className="dbg-canvas-wrap" style={{ flexBasis: canvasHeight }}>
           <DebugCanvas />
         </div>
+        <Splitter height={canvasHeight} onChange={setCanvasHeight} />
         <section className="dbg-detail" data-testid="step-detail" data-step={view?.step.index ?? -1} data-loading={loading ? "true" : undefined}>
           <div className="detail-tabs" role="tablist">
             <button
@@ -177,6 +179,36 @@ function DebuggerBody({ commands }: { commands: RunCommands }) {
         <RunCard />
       </aside>
     </div>
+  );
+}
+
+/** Drag (or arrow keys) to share the height between the graph and the step's detail. */
+function Splitter({ height, onChange }: { height: number; onChange: (h: number) => void }) {
+  const drag = useRef<{ y: number; h: number } | null>(null);
+  const clamp = (h: number) => Math.round(Math.max(120, Math.min(h, window.innerHeight - 320)));
+  return (
+    <div
+      className="dbg-splitter"
+      role="separator"
+      aria-orientation="horizontal"
+      aria-label="Resize the graph"
+      aria-valuenow={height}
+      tabIndex={0}
+      data-testid="graph-splitter"
+      onPointerDown={(e) => {
+        drag.current = { y: e.clientY, h: height };
+        (e.target as HTMLElement).setPointerCapture(e.pointerId);
+      }}
+      onPointerMove={(e) => drag.current && onChange(clamp(drag.current.h + e.clientY - drag.current.y))}
+      onPointerUp={() => (drag.current = null)}
+      onKeyDown={(e) => {
+        if (e.key === "ArrowUp" || e.key === "ArrowDown") {
+          e.preventDefault();
+          e.stopPropagation();
+          onChange(clamp(height + (e.key === "ArrowDown" ? 24 : -24)));
+        }
+      }}
+    />
   );
 }
 

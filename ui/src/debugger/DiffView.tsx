@@ -33,6 +33,7 @@ export function DiffView({ view, lookups }: { view: TransferView; lookups: Agent
   const rowIndex = useMemo(() => new Map(rows.map((r, i) => [r, i])), [rows]);
   const senderTokens = useMemo(() => contextTokens(t.sender.map((id) => byId.get(id)).filter((i): i is Item => !!i)), [t.sender, byId]);
   const receiverTokens = useMemo(() => contextTokens(t.receiver.map((id) => byId.get(id)).filter((i): i is Item => !!i)), [t.receiver, byId]);
+  const lostFacts = useMemo(() => new Set(t.facts.filter((f) => f.status === "lost").map((f) => f.id)), [t.facts]);
   const [scrollTo, setScrollTo] = useState<{ index: number; seq: number } | null>(null);
 
   const follow = (id: string) => {
@@ -54,7 +55,9 @@ export function DiffView({ view, lookups }: { view: TransferView; lookups: Agent
         side={side}
         flash={flash?.id === c.item.id}
         extra={extra}
-        clamp={clamp ?? 2}
+        clamp={clamp ?? (side === "receiver" ? 5 : 2)}
+        compact={c.status === "dropped" || clamp === 1}
+        tag={c.item.kind === "pinned_fact" && c.item.fact && lostFacts.has(c.item.fact) && side === "sender" ? "fact lost" : undefined}
       />
     ) : (
       <div className="diff-empty" aria-hidden="true" />
@@ -137,11 +140,6 @@ export function DiffView({ view, lookups }: { view: TransferView; lookups: Agent
           transfer T{view.index} · step {t.step}
           {t.edge ? ` · ${t.edge}` : " · escalation by a guard"}
         </span>
-        <div className="spacer" />
-        <label className="check-inline">
-          <input type="checkbox" checked={hideCarried} onChange={(e) => setHideCarried(e.target.checked)} data-testid="hide-carried" />
-          Hide carried
-        </label>
       </div>
       <div className="diff-summary">
         <span className="count-chip c-carried">{layout.counts.carried} carried</span>
@@ -156,6 +154,11 @@ export function DiffView({ view, lookups }: { view: TransferView; lookups: Agent
             <FactStatusPill status={f.status} />
           </span>
         ))}
+        <div className="spacer" />
+        <label className="check-inline">
+          <input type="checkbox" checked={hideCarried} onChange={(e) => setHideCarried(e.target.checked)} data-testid="hide-carried" />
+          Hide carried
+        </label>
       </div>
       <div className="diff-cols">
         <div className="diff-col-head">

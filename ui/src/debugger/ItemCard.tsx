@@ -16,6 +16,8 @@ export const ItemCard = memo(function ItemCard({
   extra,
   flash,
   clamp = 3,
+  compact = false,
+  tag,
 }: {
   item: Item;
   color: string;
@@ -28,11 +30,40 @@ export const ItemCard = memo(function ItemCard({
   extra?: ReactNode;
   flash?: boolean;
   clamp?: number;
+  /** One line (kind, agent, text); click to see it whole. */
+  compact?: boolean;
+  /** A short red marker (e.g. "fact lost"). */
+  tag?: string;
 }) {
   const [open, setOpen] = useState(false);
   const text = itemText(item);
   const mono = item.kind === "tool_call" || item.kind === "transfer_call" || item.kind === "tool_result" || item.kind === "transfer_output";
   const long = text.length > 140 || text.includes("\n");
+  if (compact && !open) {
+    return (
+      <button
+        type="button"
+        className={`item-card is-compact${status ? ` diff-${status}` : ""}${flash ? " is-flash" : ""}`}
+        style={{ "--agent": color } as React.CSSProperties}
+        data-testid={testId}
+        data-kind={item.kind}
+        data-item={item.id}
+        data-agent={item.agent}
+        data-status={status}
+        data-side={side}
+        title={title}
+        onClick={() => setOpen(true)}
+      >
+        <ItemKindBadge kind={item.kind} />
+        <span className="item-agent" style={{ color }}>
+          {agent}
+        </span>
+        <span className={`item-line${mono ? " mono" : ""}`}>{text}</span>
+        {tag && <span className="item-tag">{tag}</span>}
+        <span className="item-tokens">~{itemTokens(item)} tok</span>
+      </button>
+    );
+  }
   return (
     <div
       className={`item-card${status ? ` diff-${status}` : ""}${flash ? " is-flash" : ""}`}
@@ -56,6 +87,7 @@ export const ItemCard = memo(function ItemCard({
             <Link2 size={11} />
           </span>
         )}
+        {tag && <span className="item-tag">{tag}</span>}
         <span className="item-tokens">~{itemTokens(item)} tok</span>
       </div>
       {text && (

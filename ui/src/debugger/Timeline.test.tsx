@@ -72,7 +72,7 @@ describe("virtualised timeline", () => {
   it("indents steps inside a delegation and marks transfers and lost facts", () => {
     const steps: StepBrief[] = [
       { index: 0, kind: "delegation", agent: "w", owner: "s", depth: 1, transfer: 0, detail: "Supervisor asks W", tokens: null },
-      { index: 1, kind: "model_call", agent: "w", owner: "s", depth: 1, transfer: null, detail: "call 1 of W", tokens: 12 as unknown as bigint },
+      { index: 1, kind: "model_call", agent: "w", owner: "s", depth: 1, transfer: null, detail: "call 1 of W", tokens: 12 },
     ];
     render(<Timeline steps={steps} {...props} lostSteps={new Set([0])} />);
     const [first, second] = screen.getAllByTestId("timeline-step");

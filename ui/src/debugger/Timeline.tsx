@@ -41,9 +41,14 @@ export function Timeline({ steps, palette, agentName, current, onPick, lostSteps
     initialRect: { width: 300, height: 600 },
   });
 
-  // Keep the current step in view (debugger) or the newest step (live, while following).
+  // Keep the current step in view (debugger): a neighbour scrolls just enough, a jump centres it.
+  // While live, follow the newest step.
+  const prev = useRef<number | undefined>(undefined);
   useEffect(() => {
-    if (current !== undefined && current >= 0 && current < steps.length) virtualizer.scrollToIndex(current, { align: "auto" });
+    if (current === undefined || current < 0 || current >= steps.length) return;
+    const near = prev.current !== undefined && Math.abs(current - prev.current) <= 1;
+    prev.current = current;
+    virtualizer.scrollToIndex(current, { align: near ? "auto" : "center" });
   }, [current, steps.length, virtualizer]);
   useEffect(() => {
     if (follow && steps.length > 0) virtualizer.scrollToIndex(steps.length - 1, { align: "end" });

@@ -14,6 +14,25 @@ import {
 } from "../model/topology";
 import type { Acceptance, ContextPolicy, Edge, EdgeKind, FieldSpec, Topology } from "../model/types";
 import { useDesigner } from "../store/designer";
+import { selectBreakpoints, useRun } from "../store/run";
+
+/** Toggles a breakpoint on this edge: runs pause before the transfer (F9 does the same). */
+function BreakpointButton({ topology, edge }: { topology: string; edge: string }) {
+  const on = useRun(selectBreakpoints(topology)).includes(edge);
+  const toggle = useRun((s) => s.toggleBreakpoint);
+  return (
+    <button
+      className={`icon-btn bp-btn${on ? " is-on" : ""}`}
+      title={on ? "Remove the breakpoint (F9)" : "Add a breakpoint: runs pause before this transfer (F9)"}
+      aria-label={on ? "Remove breakpoint" : "Add breakpoint"}
+      aria-pressed={on}
+      data-testid="edge-breakpoint"
+      onClick={() => toggle(topology, edge)}
+    >
+      <span className="bp-btn-dot" />
+    </button>
+  );
+}
 
 const FIELD_TYPES = ["string", "number", "integer", "boolean", "object", "array"];
 
@@ -34,6 +53,7 @@ export function EdgeInspector({ topology, edge }: { topology: Topology; edge: Ed
           </div>
           <div className="insp-title-sub mono">{id}</div>
         </div>
+        <BreakpointButton topology={topology.name} edge={id} />
         <button
           className="icon-btn danger"
           title="Delete edge (Delete)"

@@ -80,7 +80,7 @@ export function RunPanel({ commands }: { commands: RunCommands }) {
           ))}
         </select>
         <div className="spacer" />
-        <LiveStatus commands={commands} live={mine} />
+        <LiveStatus commands={commands} live={mine} agentName={lookups.agentName} />
       </div>
 
       <div className="run-columns">
@@ -170,14 +170,14 @@ function liveMeta(live: LiveRun): string {
     .join(" · ");
 }
 
-function LiveStatus({ commands, live }: { commands: RunCommands; live: LiveRun | null }) {
+function LiveStatus({ commands, live, agentName }: { commands: RunCommands; live: LiveRun | null; agentName: (id: string) => string }) {
   if (!live) return <span className="run-status muted">No run yet</span>;
   return (
     <div className="run-status" data-testid="run-status" data-status={live.status} data-run={live.runId}>
       {live.status === "starting" || live.status === "running" ? (
         <span className="status-running">
-          <Loader2 size={13} className="spin" /> Running · step {live.steps.length}
-          {live.owner ? ` · ${live.owner}` : ""}
+          <Loader2 size={13} className="spin" /> Running · {live.steps.length} {live.steps.length === 1 ? "step" : "steps"}
+          {live.agent ? ` · ${agentName(live.agent)} acting` : ""}
         </span>
       ) : live.status === "paused" ? (
         <span className="status-paused" data-testid="run-paused" data-edge={live.paused?.edge}>

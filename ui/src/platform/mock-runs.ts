@@ -121,7 +121,7 @@ export function createMockRuns(recorded: Record<string, RecordedRun> = RECORDED_
         onEvent({
           type: "finished",
           outcome: { status: "cancelled", reason: "Cancelled by the user", owner: base.summary.owner },
-          usage: { input_tokens: 0 as unknown as bigint, output_tokens: 0 as unknown as bigint },
+          usage: { input_tokens: 0, output_tokens: 0 },
           ended_at: endedAt,
         });
       }

@@ -136,3 +136,29 @@ describe("mock platform", () => {
     expect(r.edges.every((e) => e.kind === "delegation")).toBe(true);
   });
 });
+
+describe("tauri adapter: runs", () => {
+  it("passes a Channel as `on_event` and forwards its messages", async () => {
+    vi.resetModules();
+    const invoke = vi.fn(async () => "run-7");
+    class FakeChannel {
+      onmessage: (m: unknown) => void = () => {};
+    }
+    vi.doMock("@tauri-apps/api/core", () => ({ invoke, Channel: FakeChannel }));
+    vi.doMock("@tauri-apps/plugin-dialog", () => ({ open: vi.fn(), save: vi.fn() }));
+    const { createTauriPlatform } = await import("./tauri");
+    const p = createTauriPlatform();
+    const got: unknown[] = [];
+    const args = { topology: FIXTURES["ticket-reopen.yaml"]!, scenario: null, breakpoints: ["a->b"], mock_delay_ms: null, live: false };
+    await expect(p.startRun(args, (e) => got.push(e))).resolves.toBe("run-7");
+    const [command, sent] = invoke.mock.calls[0] as unknown as [string, { args: unknown; on_event: FakeChannel }];
+    expect(command).toBe("start_run");
+    expect(sent.args).toBe(args);
+    sent.on_event.onmessage({ type: "resumed" });
+    expect(got).toEqual([{ type: "resumed" }]);
+    await p.step_view({ run_id: "run-7", step: 2 });
+    expect(invoke).toHaveBeenLastCalledWith("step_view", { run_id: "run-7", step: 2 });
+    vi.doUnmock("@tauri-apps/api/core");
+    vi.doUnmock("@tauri-apps/plugin-dialog");
+  });
+});

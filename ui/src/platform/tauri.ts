@@ -42,7 +42,8 @@ export function createTauriPlatform(): Platform {
     async startRun(args, onEvent) {
       const channel = new Channel<LiveEvent>();
       channel.onmessage = onEvent;
-      return call<string>("start_run", { args, onEvent: channel });
+      // The shell names its arguments in snake_case (`#[tauri::command(rename_all = "snake_case")]`).
+      return call<string>("start_run", { args, on_event: channel });
     },
     cancel_run: (a) => call("cancel_run", a),
     resume_run: (a) => call("resume_run", a),

@@ -75,10 +75,7 @@ export interface Platform {
   delete_run(args: { run_id: string }): Promise<null>;
 }
 
-/**
- * `StartRunArgs` as sent: the generated type says `bigint` for the u64 delay, but it travels as a
- * JSON number (and `JSON.stringify` cannot write a bigint).
- */
+/** `StartRunArgs` as the UI sends it (the delay as a plain number, possibly null). */
 export type StartRunInput = Omit<StartRunArgs, "mock_delay_ms"> & { mock_delay_ms: number | null };
 
 /** A live event, or the adapter's own word that the stream broke (the run may go on). */

@@ -20,10 +20,7 @@ export type { Usage } from "../bindings/Usage";
 
 import type { Item } from "../bindings/Item";
 
-/**
- * The generated types say `bigint` for u64 counters; they arrive as JSON numbers. Every view
- * reads them through this.
- */
+/** Counters from the backend (JSON numbers; older bindings typed them `bigint`), as numbers. */
 export function num(v: bigint | number | null | undefined): number {
   return v == null ? 0 : Number(v);
 }
