@@ -32,7 +32,10 @@ fn main() {
     f.flush().unwrap();
     drop(f);
     let mb = written as f64 / (1 << 20) as f64;
-    println!("import benchmark: {mb:.0} MB of OTLP JSON Lines, {n} runs (written in {:.1} s)", t0.elapsed().as_secs_f64());
+    println!(
+        "import benchmark: {mb:.0} MB of OTLP JSON Lines, {n} runs (written in {:.1} s)",
+        t0.elapsed().as_secs_f64()
+    );
 
     let t0 = Instant::now();
     let mut r = BufReader::with_capacity(1 << 20, std::fs::File::open(&path).unwrap());
@@ -59,7 +62,10 @@ fn main() {
     })
     .unwrap();
     let imp = mb / t0.elapsed().as_secs_f64();
-    println!("importer (parse + reconstruct, no store): {imp:.1} MB/s, {runs} runs = {:.0}% of the raw parse (target >= 50%)", 100.0 * imp / raw);
+    println!(
+        "importer (parse + reconstruct, no store): {imp:.1} MB/s, {runs} runs = {:.0}% of the raw parse (target >= 50%)",
+        100.0 * imp / raw
+    );
 
     // The CLI saving everything to a fresh store, with its peak memory.
     let exe = std::env::current_dir().unwrap().join("target/release/baton");

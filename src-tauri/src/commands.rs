@@ -114,9 +114,11 @@ pub async fn choose_open_path(
     app: AppHandle,
     api: Api_<'_>,
     extensions: Vec<String>,
+    label: Option<String>,
 ) -> Result<Option<String>, ApiError> {
     let exts: Vec<&str> = extensions.iter().map(String::as_str).collect();
-    let picked = app.dialog().file().add_filter("Topology", &exts).blocking_pick_file();
+    let label = label.unwrap_or_else(|| "Topology".into());
+    let picked = app.dialog().file().add_filter(&label, &exts).blocking_pick_file();
     let path = picked.and_then(|p| p.into_path().ok());
     Ok(path.map(|p| {
         allow(&app, &api, &p);
@@ -145,4 +147,24 @@ pub async fn choose_save_path(
 #[tauri::command(rename_all = "snake_case")]
 pub fn initial_file(initial: State<'_, InitialFile>) -> Option<String> {
     initial.0.clone()
+}
+
+#[tauri::command(rename_all = "snake_case")]
+pub async fn provider_status(api: Api_<'_>) -> Res {
+    api.dispatch("provider_status", json!({})).await
+}
+
+#[tauri::command(rename_all = "snake_case")]
+pub async fn set_provider_key(api: Api_<'_>, provider: String, key: String) -> Res {
+    api.dispatch("set_provider_key", json!({ "provider": provider, "key": key })).await
+}
+
+#[tauri::command(rename_all = "snake_case")]
+pub async fn delete_provider_key(api: Api_<'_>, provider: String) -> Res {
+    api.dispatch("delete_provider_key", json!({ "provider": provider })).await
+}
+
+#[tauri::command(rename_all = "snake_case")]
+pub async fn import_trace(api: Api_<'_>, path: String, from: Option<String>) -> Res {
+    api.dispatch("import_trace", json!({ "path": path, "from": from })).await
 }

@@ -44,6 +44,10 @@ pub fn run() {
             commands::choose_open_path,
             commands::choose_save_path,
             commands::initial_file,
+            commands::provider_status,
+            commands::set_provider_key,
+            commands::delete_provider_key,
+            commands::import_trace,
         ])
         .run(tauri::generate_context!())
         .expect("error while running Baton");

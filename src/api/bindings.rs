@@ -23,5 +23,6 @@ pub fn export_all(dir: &std::path::Path) -> Result<(), ts_rs::ExportError> {
     crate::api::LiveEvent::export_all(&cfg)?;
     crate::api::StartRunArgs::export_all(&cfg)?;
     crate::api::FileEntry::export_all(&cfg)?;
+    crate::providers::ProviderStatus::export_all(&cfg)?;
     Ok(())
 }

@@ -110,6 +110,16 @@ fn arg<T: serde::de::DeserializeOwned>(args: &Value, key: &str) -> Result<T, Api
     serde_json::from_value(v).map_err(|e| ApiError::new("api.args", format!("argument `{key}`: {e}")))
 }
 
+fn provider_arg(args: &Value) -> Result<crate::topology::Provider, ApiError> {
+    let name: String = arg(args, "provider")?;
+    serde_json::from_value(Value::String(name.clone())).map_err(|_| {
+        ApiError::new(
+            "providers.unknown",
+            format!("unknown provider '{name}'; use openai, openai-responses, anthropic, gemini or openai-compatible"),
+        )
+    })
+}
+
 fn to_value<T: Serialize>(v: T) -> Result<Value, ApiError> {
     serde_json::to_value(v).map_err(|e| ApiError::new("api.serialize", e.to_string()))
 }
@@ -224,6 +234,47 @@ impl Api {
         Ok(run_id)
     }
 
+    /// Imports a trace file into the store (all or nothing); returns the new run ids.
+    pub async fn import_trace(&self, path: &Path, from: &str) -> Result<Vec<String>, ApiError> {
+        let from = crate::import::SourceFormat::parse(from).ok_or_else(|| {
+            ApiError::new("import.format", format!("unknown format '{from}'; choose auto, openai-agents, otlp or adk"))
+        })?;
+        let store = self.store().await?.clone();
+        let path = path.to_path_buf();
+        let (tx, mut rx) = tokio::sync::mpsc::channel::<crate::trace::Trace>(4);
+        let reader = tokio::task::spawn_blocking(move || {
+            crate::import::import_file(&path, from, None, None, &mut |trace, _| {
+                tx.blocking_send(trace).map_err(|_| crate::import::ImportError::Read {
+                    file: path.display().to_string(),
+                    source: std::io::Error::other("the store writer stopped"),
+                })
+            })
+        });
+        let mut saved = vec![];
+        let mut failure: Option<ApiError> = None;
+        while let Some(trace) = rx.recv().await {
+            match store.save_trace(&trace).await {
+                Ok(id) => saved.push(id),
+                Err(e) => {
+                    failure = Some(e.into());
+                    break;
+                }
+            }
+        }
+        drop(rx);
+        let result = reader.await.map_err(|e| ApiError::new("import.failed", e.to_string()))?;
+        if let (None, Err(e)) = (&failure, result) {
+            failure = Some(ApiError::new(e.code(), e.to_string()));
+        }
+        if let Some(e) = failure {
+            for id in &saved {
+                let _ = store.delete_run(id).await;
+            }
+            return Err(ApiError::new(&e.code, format!("{}; nothing was imported", e.message)));
+        }
+        Ok(saved)
+    }
+
     /// Every command by name, with JSON arguments: the one entry point of `baton serve`.
     pub async fn dispatch(self: &Arc<Self>, cmd: &str, args: Value) -> Result<Value, ApiError> {
         match cmd {
@@ -304,6 +355,26 @@ impl Api {
             "delete_run" => {
                 self.store().await?.delete_run(&arg::<String>(&args, "run_id")?).await?;
                 Ok(Value::Null)
+            }
+            "provider_status" => to_value(crate::providers::check_all().await),
+            "set_provider_key" => {
+                let p = provider_arg(&args)?;
+                let key: String = arg(&args, "key")?;
+                if key.trim().is_empty() {
+                    return Err(ApiError::new("providers.key", "the key is empty"));
+                }
+                crate::providers::keys::store_key(p, &key).map_err(|m| ApiError::new("providers.keyring", m))?;
+                Ok(Value::Null)
+            }
+            "delete_provider_key" => {
+                crate::providers::keys::delete_key(provider_arg(&args)?)
+                    .map_err(|m| ApiError::new("providers.keyring", m))?;
+                Ok(Value::Null)
+            }
+            "import_trace" => {
+                let path = self.files.resolve(&arg::<String>(&args, "path")?)?;
+                let from: Option<String> = arg(&args, "from")?;
+                to_value(self.import_trace(&path, from.as_deref().unwrap_or("auto")).await?)
             }
             other => Err(ApiError::new("api.unknown_command", format!("unknown command '{other}'"))),
         }

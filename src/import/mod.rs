@@ -225,25 +225,33 @@ impl<'a> Assembler<'a> {
                     }
                 }
             }
-            SourceFormat::Otlp => {
-                for sp in otlp::spans_of(&v) {
-                    let root = sp.parent.is_empty();
-                    let id = sp.trace_id.clone();
-                    if !self.otlp.contains_key(&id) {
-                        self.otlp_order.push(id.clone());
-                    }
-                    self.otlp.entry(id.clone()).or_default().push(sp);
-                    // Exporters send a trace's root span last: the trace is complete.
-                    if root {
-                        let spans = self.otlp.remove(&id).expect("present");
-                        self.otlp_order.retain(|x| *x != id);
-                        self.finished_otlp_trace(id, spans, on_run)?;
-                    }
-                }
-            }
+            SourceFormat::Otlp => self.otlp_spans(otlp::spans_of(&v), on_run)?,
             SourceFormat::Adk => {
                 let run = adk::to_run(&v).map_err(|m| self.parse_err(format, line, offset, &m))?;
                 self.emit(run, on_run)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Spans of an OTLP document: traces complete when their root span arrives.
+    fn otlp_spans(
+        &mut self,
+        spans: Vec<otlp::Span>,
+        on_run: &mut dyn FnMut(Trace, Topology) -> Result<(), ImportError>,
+    ) -> Result<(), ImportError> {
+        for sp in spans {
+            let root = sp.parent.is_empty();
+            let id = sp.trace_id.clone();
+            if !self.otlp.contains_key(&id) {
+                self.otlp_order.push(id.clone());
+            }
+            self.otlp.entry(id.clone()).or_default().push(sp);
+            // Exporters send a trace's root span last: the trace is complete.
+            if root {
+                let spans = self.otlp.remove(&id).expect("present");
+                self.otlp_order.retain(|x| *x != id);
+                self.finished_otlp_trace(id, spans, on_run)?;
             }
         }
         Ok(())
@@ -391,6 +399,18 @@ pub fn import_reader(
                 let line = buf.trim_ascii();
                 if line.is_empty() {
                     continue;
+                }
+                // Known OTLP: parse straight into spans; anything else takes the general path
+                // (which also names a line of another format).
+                if a.format == Some(SourceFormat::Otlp) {
+                    if let Ok(spans) = otlp::spans_from_slice(line) {
+                        a.summary.records += 1;
+                        a.otlp_spans(spans, on_run)?;
+                        if let Some(p) = progress.as_mut() {
+                            p(offset, total);
+                        }
+                        continue;
+                    }
                 }
                 let v: Value = serde_json::from_slice(line).map_err(|e| {
                     let cut = if buf.last() != Some(&b'\n') && e.is_eof() {

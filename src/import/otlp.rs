@@ -93,6 +93,137 @@ pub fn spans_of(doc: &Value) -> Vec<Span> {
     out
 }
 
+/// The OTLP document parsed straight from bytes into spans (no intermediate JSON tree, strings
+/// borrowed where they need no unescaping): the fast path for large JSON Lines files.
+pub fn spans_from_slice(bytes: &[u8]) -> Result<Vec<Span>, serde_json::Error> {
+    use serde::Deserialize;
+    use std::borrow::Cow;
+    #[derive(Deserialize)]
+    struct Doc<'a> {
+        #[serde(rename = "resourceSpans", borrow)]
+        resource_spans: Vec<Rs<'a>>,
+    }
+    #[derive(Deserialize)]
+    struct Rs<'a> {
+        #[serde(rename = "scopeSpans", alias = "instrumentationLibrarySpans", default, borrow)]
+        scope_spans: Vec<Ss<'a>>,
+    }
+    #[derive(Deserialize)]
+    struct Ss<'a> {
+        #[serde(default, borrow)]
+        spans: Vec<Raw<'a>>,
+    }
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Num<'a> {
+        S(#[serde(borrow)] Cow<'a, str>),
+        N(u64),
+    }
+    impl Num<'_> {
+        fn get(&self) -> u128 {
+            match self {
+                Num::S(s) => s.parse().unwrap_or(0),
+                Num::N(n) => *n as u128,
+            }
+        }
+    }
+    #[derive(Deserialize, Default)]
+    struct AnyV<'a> {
+        #[serde(rename = "stringValue", default, borrow)]
+        s: Option<Cow<'a, str>>,
+        #[serde(rename = "intValue", default, borrow)]
+        i: Option<Num<'a>>,
+        #[serde(rename = "doubleValue", default)]
+        d: Option<f64>,
+        #[serde(rename = "boolValue", default)]
+        b: Option<bool>,
+        #[serde(rename = "arrayValue", default)]
+        a: Option<Value>,
+        #[serde(rename = "kvlistValue", default)]
+        kv: Option<Value>,
+    }
+    impl AnyV<'_> {
+        fn into_value(self) -> Value {
+            if let Some(s) = self.s {
+                return Value::String(s.into_owned());
+            }
+            if let Some(i) = self.i {
+                return Value::from(i.get() as u64);
+            }
+            if let Some(d) = self.d {
+                return Value::from(d);
+            }
+            if let Some(b) = self.b {
+                return Value::Bool(b);
+            }
+            if let Some(a) = self.a {
+                return any_value(&serde_json::json!({ "arrayValue": a }));
+            }
+            if let Some(kv) = self.kv {
+                return any_value(&serde_json::json!({ "kvlistValue": kv }));
+            }
+            Value::Null
+        }
+    }
+    #[derive(Deserialize)]
+    struct Kv<'a> {
+        #[serde(borrow)]
+        key: Cow<'a, str>,
+        #[serde(default, borrow)]
+        value: AnyV<'a>,
+    }
+    #[derive(Deserialize)]
+    struct Status<'a> {
+        #[serde(default)]
+        code: Value,
+        #[serde(default, borrow)]
+        message: Option<Cow<'a, str>>,
+    }
+    #[derive(Deserialize)]
+    #[allow(non_snake_case)]
+    struct Raw<'a> {
+        #[serde(default, borrow)]
+        traceId: Cow<'a, str>,
+        #[serde(default, borrow)]
+        spanId: Cow<'a, str>,
+        #[serde(default, borrow)]
+        parentSpanId: Cow<'a, str>,
+        #[serde(default, borrow)]
+        name: Cow<'a, str>,
+        #[serde(default, borrow)]
+        startTimeUnixNano: Option<Num<'a>>,
+        #[serde(default, borrow)]
+        endTimeUnixNano: Option<Num<'a>>,
+        #[serde(default, borrow)]
+        attributes: Vec<Kv<'a>>,
+        #[serde(default, borrow)]
+        status: Option<Status<'a>>,
+    }
+    let doc: Doc<'_> = serde_json::from_slice(bytes)?;
+    let mut out = vec![];
+    for rs in doc.resource_spans {
+        for ss in rs.scope_spans {
+            for sp in ss.spans {
+                let error = sp
+                    .status
+                    .filter(|s| s.code == 2 || s.code == "STATUS_CODE_ERROR")
+                    .map(|s| s.message.map(|m| m.into_owned()).unwrap_or_else(|| "error".into()));
+                out.push(Span {
+                    trace_id: sp.traceId.into_owned(),
+                    id: sp.spanId.into_owned(),
+                    parent: sp.parentSpanId.into_owned(),
+                    name: sp.name.into_owned(),
+                    start: sp.startTimeUnixNano.map(|n| n.get()).unwrap_or(0),
+                    end: sp.endTimeUnixNano.map(|n| n.get()).unwrap_or(0),
+                    attrs: sp.attributes.into_iter().map(|kv| (kv.key.into_owned(), kv.value.into_value())).collect(),
+                    error,
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Agent,
