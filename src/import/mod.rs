@@ -402,8 +402,9 @@ pub fn import_reader(
                 }
                 // Known OTLP: parse straight into spans; anything else takes the general path
                 // (which also names a line of another format).
-                if a.format == Some(SourceFormat::Otlp) {
-                    if let Ok(spans) = otlp::spans_from_slice(line) {
+                let fast = (a.format == Some(SourceFormat::Otlp)).then(|| otlp::spans_from_slice(line));
+                if let Some(Ok(spans)) = fast {
+                    {
                         a.summary.records += 1;
                         a.otlp_spans(spans, on_run)?;
                         if let Some(p) = progress.as_mut() {
