@@ -3,27 +3,60 @@
 
 CARGO ?= cargo
 EXAMPLE ?= examples/ticket-reopen.yaml
+APP := target/debug/baton-app
 
-.PHONY: run test deps pyenv check bench
+.PHONY: run app test deps check ui ui-test e2e app-test bench fuzz
 
 deps:
 	@scripts/deps.sh
 	@scripts/pyenv.sh >/dev/null
 
-run: deps
-	$(CARGO) build --release --bin baton
-	./target/release/baton lint $(EXAMPLE)
-	./target/release/baton export $(EXAMPLE) --to mermaid
+# The UI's dependencies (from the lock file) and its production build.
+ui: deps
+	cd ui && npm ci --no-audit --no-fund --loglevel=error && npm run build
+
+# The desktop app (debug build); prints the binary's path.
+app: ui
+	$(CARGO) build -p baton-app
+	@echo "$(abspath $(APP))"
+
+run: app
+	@if [ -z "$$DISPLAY" ]; then \
+	  echo "no DISPLAY: starting Xvfb on :99 (view it with a VNC viewer, or set DISPLAY)"; \
+	  (Xvfb :99 -screen 0 1440x900x24 -nolisten tcp >/dev/null 2>&1 &); sleep 1; \
+	  DISPLAY=:99 ./$(APP) $(EXAMPLE); \
+	else ./$(APP) $(EXAMPLE); fi
 
 check:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --all-targets -- -D warnings
 
+ui-test: ui
+	cd ui && npm run typecheck && npm run lint && npm test
+
+# Browser tests: the built UI in Debian's Chromium against `baton serve`.
+e2e: ui
+	$(CARGO) build --bin baton
+	cd ui && BATON_E2E_REQUIRE=1 npm run e2e
+
+# The real desktop app under Xvfb, driven by tauri-driver and WebKitWebDriver.
+app-test: app
+	@command -v tauri-driver >/dev/null || $(CARGO) install tauri-driver --locked
+	$(CARGO) clippy -p baton-app -- -D warnings
+	cd app-e2e && npm ci --no-audit --no-fund --loglevel=error && npm test
+
 test: deps check
 	$(CARGO) test
+	$(MAKE) ui-test e2e app-test
 
 bench: deps
 	$(CARGO) bench --bench engine
 	$(CARGO) bench --bench store
 	$(CARGO) build --release --bin baton
 	$(CARGO) bench --bench import
+
+# Fuzz every importer for FUZZ_SECONDS each (needs cargo-fuzz).
+FUZZ_SECONDS ?= 600
+fuzz:
+	@command -v cargo-fuzz >/dev/null || $(CARGO) install cargo-fuzz --locked
+	scripts/fuzz.sh $(FUZZ_SECONDS)
