@@ -9,7 +9,7 @@ mod server;
 use baton::engine::{RunOptions, run};
 use baton::providers::anthropic::Anthropic;
 use baton::providers::gemini::Gemini;
-use baton::providers::http::{HttpPolicy, client};
+use baton::providers::http::{Endpoint, HttpPolicy, client};
 use baton::providers::openai_chat::OpenAiChat;
 use baton::providers::openai_responses::OpenAiResponses;
 use baton::providers::{Model, ModelError, ModelSource};
@@ -76,22 +76,28 @@ fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap()
 }
 
-fn chat(base: &str, stream: bool) -> Box<dyn Model> {
-    Box::new(OpenAiChat {
-        label: "openai",
-        base_url: format!("{base}/v1"),
+/// An endpoint on the loopback server with the test key and the fast retry policy.
+fn ep(label: &'static str, base: String, model: &str, stream: bool) -> Endpoint {
+    Endpoint {
+        label,
+        base_url: base,
         key: Some(KEY.into()),
-        model: "gpt-test".into(),
-        temperature: Some(0.2),
+        model: model.into(),
+        temperature: None,
         top_p: None,
-        max_tokens: Some(99),
+        max_tokens: None,
         stream,
-        compatible: false,
         policy: policy(),
         client: client(&policy()),
         cancel: CancellationToken::new(),
-        tool_choice: None,
-    })
+    }
+}
+
+fn chat(base: &str, stream: bool) -> Box<dyn Model> {
+    let mut e = ep("openai", format!("{base}/v1"), "gpt-test", stream);
+    e.temperature = Some(0.2);
+    e.max_tokens = Some(99);
+    Box::new(OpenAiChat { ep: e, compatible: false, tool_choice: None })
 }
 
 fn chat_msg(content: Option<&str>, calls: &[(&str, &str, &str)], usage: (u64, u64)) -> Value {
@@ -184,18 +190,9 @@ fn openai_chat_streaming_joins_tool_call_deltas_by_index() {
 }
 
 fn responses(base: &str, stream: bool) -> Box<dyn Model> {
-    Box::new(OpenAiResponses {
-        base_url: format!("{base}/v1"),
-        key: Some(KEY.into()),
-        model: "gpt-r".into(),
-        temperature: None,
-        top_p: None,
-        max_tokens: Some(64),
-        stream,
-        policy: policy(),
-        client: client(&policy()),
-        cancel: CancellationToken::new(),
-    })
+    let mut e = ep("openai-responses", format!("{base}/v1"), "gpt-r", stream);
+    e.max_tokens = Some(64);
+    Box::new(OpenAiResponses { ep: e })
 }
 
 fn resp_body(output: Value) -> Value {
@@ -244,18 +241,9 @@ fn openai_responses_round_trip_and_streaming() {
 }
 
 fn anthropic(base: &str, stream: bool) -> Box<dyn Model> {
-    Box::new(Anthropic {
-        base_url: base.into(),
-        key: Some(KEY.into()),
-        model: "claude-test".into(),
-        temperature: None,
-        top_p: None,
-        max_tokens: Some(256),
-        stream,
-        policy: policy(),
-        client: client(&policy()),
-        cancel: CancellationToken::new(),
-    })
+    let mut e = ep("anthropic", base.into(), "claude-test", stream);
+    e.max_tokens = Some(256);
+    Box::new(Anthropic { ep: e })
 }
 
 fn msg(content: Value, stop: &str) -> Value {
@@ -317,18 +305,9 @@ fn anthropic_round_trip_and_streaming() {
 }
 
 fn gemini(base: &str, stream: bool) -> Box<dyn Model> {
-    Box::new(Gemini {
-        base_url: base.into(),
-        key: Some(KEY.into()),
-        model: "gemini-test".into(),
-        temperature: Some(0.0),
-        top_p: None,
-        max_tokens: None,
-        stream,
-        policy: policy(),
-        client: client(&policy()),
-        cancel: CancellationToken::new(),
-    })
+    let mut e = ep("gemini", base.into(), "gemini-test", stream);
+    e.temperature = Some(0.0);
+    Box::new(Gemini { ep: e })
 }
 
 fn cand(parts: Value) -> Value {
@@ -511,21 +490,10 @@ fn cancelling_stops_a_waiting_request() {
         let s = MockServer::start().await;
         s.push(Reply::json(chat_msg(Some("late"), &[], (1, 1))).delay(Duration::from_secs(20)));
         let cancel = CancellationToken::new();
-        let model = OpenAiChat {
-            label: "openai",
-            base_url: format!("{}/v1", s.base),
-            key: None,
-            model: "m".into(),
-            temperature: None,
-            top_p: None,
-            max_tokens: None,
-            stream: false,
-            compatible: false,
-            policy: HttpPolicy::default(),
-            client: client(&HttpPolicy::default()),
-            cancel: cancel.clone(),
-            tool_choice: None,
-        };
+        let mut e = ep("openai", format!("{}/v1", s.base), "m", false);
+        e.policy = HttpPolicy::default();
+        e.cancel = cancel.clone();
+        let model = OpenAiChat { ep: e, compatible: false, tool_choice: None };
         let t = topology();
         let src = Fixed(HashMap::from([("triage".to_string(), Box::new(model) as Box<dyn Model>)]));
         let opts = RunOptions { cancel: cancel.clone(), ..Default::default() };

@@ -2,28 +2,18 @@
 //! and `tool_result` blocks, and the streaming events `content_block_*` (text and
 //! `input_json_delta`), `message_delta` and `message_stop`.
 
-use super::http::{self, HttpPolicy};
+use super::http::{self, Endpoint};
 use super::openai_chat::check_args;
 use super::wire::{Msg, args_object, conversation};
 use super::{Model, ModelError, ModelRequest, ModelResponse, OutputItem, Usage};
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
-use tokio_util::sync::CancellationToken;
 
 pub const API_VERSION: &str = "2023-06-01";
 const LABEL: &str = "anthropic";
 
 pub struct Anthropic {
-    pub base_url: String,
-    pub key: Option<String>,
-    pub model: String,
-    pub temperature: Option<f64>,
-    pub top_p: Option<f64>,
-    pub max_tokens: Option<u32>,
-    pub stream: bool,
-    pub policy: HttpPolicy,
-    pub client: reqwest::Client,
-    pub cancel: CancellationToken,
+    pub ep: Endpoint,
 }
 
 impl Anthropic {
@@ -60,8 +50,8 @@ impl Anthropic {
             );
         }
         let mut body = json!({
-            "model": self.model,
-            "max_tokens": self.max_tokens.unwrap_or(1024),
+            "model": self.ep.model,
+            "max_tokens": self.ep.max_tokens.unwrap_or(1024),
             "messages": messages,
         });
         if !req.system.is_empty() {
@@ -74,13 +64,10 @@ impl Anthropic {
                 .map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.parameters}))
                 .collect();
         }
-        if let Some(t) = self.temperature {
-            body["temperature"] = json!(t);
+        if let Some(m) = body.as_object_mut() {
+            self.ep.sampling(m, [Some("temperature"), Some("top_p"), None]);
         }
-        if let Some(p) = self.top_p {
-            body["top_p"] = json!(p);
-        }
-        if self.stream {
+        if self.ep.stream {
             body["stream"] = json!(true);
         }
         body
@@ -88,19 +75,19 @@ impl Anthropic {
 
     async fn call(&self, req: ModelRequest<'_>) -> Result<ModelResponse, ModelError> {
         let body = self.body(&req);
-        let url = format!("{}/v1/messages", self.base_url.trim_end_matches('/'));
-        let resp = http::send_with_retries(LABEL, &self.policy, &self.cancel, || {
-            let mut r = self.client.post(&url).header("anthropic-version", API_VERSION).json(&body);
-            if let Some(k) = &self.key {
+        let url = format!("{}/v1/messages", self.ep.base_url.trim_end_matches('/'));
+        let resp = http::send_with_retries(LABEL, &self.ep.policy, &self.ep.cancel, || {
+            let mut r = self.ep.client.post(&url).header("anthropic-version", API_VERSION).json(&body);
+            if let Some(k) = &self.ep.key {
                 r = r.header("x-api-key", k);
             }
             r
         })
         .await?;
-        let response = if self.stream {
+        let response = if self.ep.stream {
             self.read_stream(resp).await?
         } else {
-            http::json_body(LABEL, resp, &self.cancel).await?
+            http::json_body(LABEL, resp, &self.ep.cancel).await?
         };
         let (output, usage) = parse_response(&response)?;
         Ok(ModelResponse { output, usage, exchange: Some(json!({"request": body, "response": response})) })
@@ -111,7 +98,7 @@ impl Anthropic {
         let mut message = json!({"content": []});
         // Partial JSON of tool_use inputs, by block index.
         let mut partial: Vec<String> = vec![];
-        http::sse_events(LABEL, resp, &self.cancel, |event, data| {
+        http::sse_events(LABEL, resp, &self.ep.cancel, |event, data| {
             let v = http::sse_json(LABEL, data)?;
             let kind = v.get("type").and_then(Value::as_str).unwrap_or(event).to_owned();
             match kind.as_str() {

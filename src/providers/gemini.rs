@@ -2,26 +2,16 @@
 //! `contents` with `text`, `functionCall` and `functionResponse` parts, `functionDeclarations`
 //! with the OpenAPI subset of JSON Schema Gemini accepts.
 
-use super::http::{self, HttpPolicy};
+use super::http::{self, Endpoint};
 use super::wire::{Msg, args_object, conversation};
 use super::{Model, ModelError, ModelRequest, ModelResponse, OutputItem, Usage};
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
-use tokio_util::sync::CancellationToken;
 
 const LABEL: &str = "gemini";
 
 pub struct Gemini {
-    pub base_url: String,
-    pub key: Option<String>,
-    pub model: String,
-    pub temperature: Option<f64>,
-    pub top_p: Option<f64>,
-    pub max_tokens: Option<u32>,
-    pub stream: bool,
-    pub policy: HttpPolicy,
-    pub client: reqwest::Client,
-    pub cancel: CancellationToken,
+    pub ep: Endpoint,
 }
 
 /// Gemini rejects JSON Schema keywords outside its OpenAPI subset (`additionalProperties`,
@@ -97,15 +87,7 @@ impl Gemini {
             body["tools"] = json!([{"functionDeclarations": decls}]);
         }
         let mut config = serde_json::Map::new();
-        if let Some(t) = self.temperature {
-            config.insert("temperature".into(), json!(t));
-        }
-        if let Some(p) = self.top_p {
-            config.insert("topP".into(), json!(p));
-        }
-        if let Some(n) = self.max_tokens {
-            config.insert("maxOutputTokens".into(), json!(n));
-        }
+        self.ep.sampling(&mut config, [Some("temperature"), Some("topP"), Some("maxOutputTokens")]);
         if !config.is_empty() {
             body["generationConfig"] = Value::Object(config);
         }
@@ -114,26 +96,26 @@ impl Gemini {
 
     async fn call(&self, req: ModelRequest<'_>) -> Result<ModelResponse, ModelError> {
         let body = self.body(&req);
-        let base = self.base_url.trim_end_matches('/');
-        let url = if self.stream {
-            format!("{base}/v1beta/models/{}:streamGenerateContent?alt=sse", self.model)
+        let base = self.ep.base_url.trim_end_matches('/');
+        let url = if self.ep.stream {
+            format!("{base}/v1beta/models/{}:streamGenerateContent?alt=sse", self.ep.model)
         } else {
-            format!("{base}/v1beta/models/{}:generateContent", self.model)
+            format!("{base}/v1beta/models/{}:generateContent", self.ep.model)
         };
-        let resp = http::send_with_retries(LABEL, &self.policy, &self.cancel, || {
-            let mut r = self.client.post(&url).json(&body);
-            if let Some(k) = &self.key {
+        let resp = http::send_with_retries(LABEL, &self.ep.policy, &self.ep.cancel, || {
+            let mut r = self.ep.client.post(&url).json(&body);
+            if let Some(k) = &self.ep.key {
                 r = r.header("x-goog-api-key", k);
             }
             r
         })
         .await?;
-        let response = if self.stream {
+        let response = if self.ep.stream {
             // Each event is a partial response: concatenate the candidates' parts.
             let mut parts: Vec<Value> = vec![];
             let mut usage = Value::Null;
             let mut finish = Value::Null;
-            let result = http::sse_events(LABEL, resp, &self.cancel, |_, data| {
+            let result = http::sse_events(LABEL, resp, &self.ep.cancel, |_, data| {
                 let v = http::sse_json(LABEL, data)?;
                 if let Some(e) = v.get("error") {
                     return Err(ModelError::Protocol { provider: LABEL.into(), message: e.to_string() });
@@ -165,7 +147,7 @@ impl Gemini {
             }
             json!({"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": finish}], "usageMetadata": usage})
         } else {
-            http::json_body(LABEL, resp, &self.cancel).await?
+            http::json_body(LABEL, resp, &self.ep.cancel).await?
         };
         let (output, usage) = parse_response(&response, req.turn)?;
         Ok(ModelResponse { output, usage, exchange: Some(json!({"request": body, "response": response})) })

@@ -8,6 +8,40 @@ use futures::StreamExt;
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
+/// What every real provider needs to reach one model: where, with which key, which model and
+/// sampling settings, and how to retry and cancel.
+pub struct Endpoint {
+    pub label: &'static str,
+    pub base_url: String,
+    /// Goes into a request header only.
+    pub key: Option<String>,
+    pub model: String,
+    pub temperature: Option<f64>,
+    pub top_p: Option<f64>,
+    pub max_tokens: Option<u32>,
+    pub stream: bool,
+    pub policy: HttpPolicy,
+    pub client: reqwest::Client,
+    pub cancel: CancellationToken,
+}
+
+impl Endpoint {
+    /// Writes the sampling settings that are set into `body`, under the provider's own names
+    /// (temperature, top-p, max-tokens; `None` when the provider has no such field).
+    pub fn sampling(&self, body: &mut serde_json::Map<String, serde_json::Value>, names: [Option<&str>; 3]) {
+        let values = [
+            self.temperature.map(serde_json::Value::from),
+            self.top_p.map(serde_json::Value::from),
+            self.max_tokens.map(serde_json::Value::from),
+        ];
+        for (name, value) in names.into_iter().zip(values) {
+            if let (Some(n), Some(v)) = (name, value) {
+                body.insert(n.to_owned(), v);
+            }
+        }
+    }
+}
+
 /// Retry and timeout settings (the SDKs' defaults).
 #[derive(Debug, Clone)]
 pub struct HttpPolicy {

@@ -4,7 +4,7 @@
 
 use super::anthropic::Anthropic;
 use super::gemini::Gemini;
-use super::http::{HttpPolicy, client};
+use super::http::{Endpoint, HttpPolicy, client};
 use super::keys;
 use super::openai_chat::OpenAiChat;
 use super::openai_responses::OpenAiResponses;
@@ -52,59 +52,28 @@ impl LiveModels {
                 ));
                 continue;
             };
-            let (client, policy, cancel) = (http.clone(), policy.clone(), cancel.clone());
+            let ep = Endpoint {
+                label: p.as_str(),
+                base_url,
+                key,
+                model: m.name.clone(),
+                temperature: m.temperature,
+                top_p: m.top_p,
+                max_tokens: m.max_tokens,
+                stream: m.stream,
+                policy: policy.clone(),
+                client: http.clone(),
+                cancel: cancel.clone(),
+            };
             let model: Box<dyn Model> = match p {
                 Provider::Openai | Provider::OpenaiCompatible => Box::new(OpenAiChat {
-                    label: if p == Provider::Openai { "openai" } else { "openai-compatible" },
-                    base_url,
-                    key,
-                    model: m.name.clone(),
-                    temperature: m.temperature,
-                    top_p: m.top_p,
-                    max_tokens: m.max_tokens,
-                    stream: m.stream,
+                    ep,
                     compatible: p == Provider::OpenaiCompatible,
-                    policy,
-                    client,
-                    cancel,
                     tool_choice: m.tool_choice.clone(),
                 }),
-                Provider::OpenaiResponses => Box::new(OpenAiResponses {
-                    base_url,
-                    key,
-                    model: m.name.clone(),
-                    temperature: m.temperature,
-                    top_p: m.top_p,
-                    max_tokens: m.max_tokens,
-                    stream: m.stream,
-                    policy,
-                    client,
-                    cancel,
-                }),
-                Provider::Anthropic => Box::new(Anthropic {
-                    base_url,
-                    key,
-                    model: m.name.clone(),
-                    temperature: m.temperature,
-                    top_p: m.top_p,
-                    max_tokens: m.max_tokens,
-                    stream: m.stream,
-                    policy,
-                    client,
-                    cancel,
-                }),
-                Provider::Gemini => Box::new(Gemini {
-                    base_url,
-                    key,
-                    model: m.name.clone(),
-                    temperature: m.temperature,
-                    top_p: m.top_p,
-                    max_tokens: m.max_tokens,
-                    stream: m.stream,
-                    policy,
-                    client,
-                    cancel,
-                }),
+                Provider::OpenaiResponses => Box::new(OpenAiResponses { ep }),
+                Provider::Anthropic => Box::new(Anthropic { ep }),
+                Provider::Gemini => Box::new(Gemini { ep }),
                 Provider::Mock => unreachable!("mock agents are skipped above"),
             };
             labels.insert(a.id.clone(), format!("{}:{}", p.as_str(), m.name));

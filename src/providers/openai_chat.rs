@@ -2,27 +2,16 @@
 //! Studio) at another base URL: messages, `tools` / `tool_calls`, and streaming chunks whose
 //! `delta.tool_calls` are joined by index.
 
-use super::http::{self, HttpPolicy};
+use super::http::{self, Endpoint};
 use super::wire::{Msg, conversation};
 use super::{Model, ModelError, ModelRequest, ModelResponse, OutputItem, ToolSpec, Usage};
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
-use tokio_util::sync::CancellationToken;
 
 pub struct OpenAiChat {
-    pub label: &'static str,
-    pub base_url: String,
-    pub key: Option<String>,
-    pub model: String,
-    pub temperature: Option<f64>,
-    pub top_p: Option<f64>,
-    pub max_tokens: Option<u32>,
-    pub stream: bool,
+    pub ep: Endpoint,
     /// llama.cpp rejects `content: null` beside tool calls: compatible servers get "".
     pub compatible: bool,
-    pub policy: HttpPolicy,
-    pub client: reqwest::Client,
-    pub cancel: CancellationToken,
     /// `auto`, `required`, `none`, or the name of a tool the model must call.
     pub tool_choice: Option<String>,
 }
@@ -59,7 +48,7 @@ impl OpenAiChat {
                 Msg::ToolResult { call_id, output, .. } => json!({"role": "tool", "tool_call_id": call_id, "content": output}),
             });
         }
-        let mut body = json!({"model": self.model, "messages": messages});
+        let mut body = json!({"model": self.ep.model, "messages": messages});
         if !req.tools.is_empty() {
             body["tools"] = json!(tools_json(req.tools));
             match self.tool_choice.as_deref() {
@@ -70,16 +59,10 @@ impl OpenAiChat {
                 Some(name) => body["tool_choice"] = json!({"type": "function", "function": {"name": name}}),
             }
         }
-        if let Some(t) = self.temperature {
-            body["temperature"] = json!(t);
+        if let Some(m) = body.as_object_mut() {
+            self.ep.sampling(m, [Some("temperature"), Some("top_p"), Some("max_tokens")]);
         }
-        if let Some(p) = self.top_p {
-            body["top_p"] = json!(p);
-        }
-        if let Some(n) = self.max_tokens {
-            body["max_tokens"] = json!(n);
-        }
-        if self.stream {
+        if self.ep.stream {
             body["stream"] = json!(true);
             body["stream_options"] = json!({"include_usage": true});
         }
@@ -88,20 +71,20 @@ impl OpenAiChat {
 
     async fn call(&self, req: ModelRequest<'_>) -> Result<ModelResponse, ModelError> {
         let body = self.body(&req);
-        let url = format!("{}/chat/completions", self.base_url.trim_end_matches('/'));
-        let resp = http::send_with_retries(self.label, &self.policy, &self.cancel, || {
-            let mut r = self.client.post(&url).json(&body);
-            if let Some(k) = &self.key {
+        let url = format!("{}/chat/completions", self.ep.base_url.trim_end_matches('/'));
+        let resp = http::send_with_retries(self.ep.label, &self.ep.policy, &self.ep.cancel, || {
+            let mut r = self.ep.client.post(&url).json(&body);
+            if let Some(k) = &self.ep.key {
                 r = r.bearer_auth(k);
             }
             r
         })
         .await?;
-        let (output, usage, response) = if self.stream {
+        let (output, usage, response) = if self.ep.stream {
             self.read_stream(resp, req.turn).await?
         } else {
-            let v = http::json_body(self.label, resp, &self.cancel).await?;
-            let (o, u) = parse_response(self.label, &v, req.turn)?;
+            let v = http::json_body(self.ep.label, resp, &self.ep.cancel).await?;
+            let (o, u) = parse_response(self.ep.label, &v, req.turn)?;
             (o, u, v)
         };
         Ok(ModelResponse { output, usage, exchange: Some(json!({"request": body, "response": response})) })
@@ -117,14 +100,14 @@ impl OpenAiChat {
         let mut calls: Vec<(String, String, String)> = vec![];
         let mut usage = Usage::default();
         let mut chunks = 0u32;
-        http::sse_events(self.label, resp, &self.cancel, |_, data| {
+        http::sse_events(self.ep.label, resp, &self.ep.cancel, |_, data| {
             if data.trim() == "[DONE]" {
                 return Ok(true);
             }
             chunks += 1;
-            let v = http::sse_json(self.label, data)?;
+            let v = http::sse_json(self.ep.label, data)?;
             if let Some(e) = v.get("error") {
-                return Err(ModelError::Protocol { provider: self.label.into(), message: e.to_string() });
+                return Err(ModelError::Protocol { provider: self.ep.label.into(), message: e.to_string() });
             }
             if let Some(u) = v.get("usage").filter(|u| !u.is_null()) {
                 usage = chat_usage(u);
@@ -159,7 +142,7 @@ impl OpenAiChat {
             out.push(OutputItem::Message(text.clone()));
         }
         for (i, (id, name, args)) in calls.iter().enumerate() {
-            check_args(self.label, name, args)?;
+            check_args(self.ep.label, name, args)?;
             let id = if id.is_empty() { format!("call_{turn}_{}", i + 1) } else { id.clone() };
             out.push(OutputItem::Call { name: name.clone(), arguments: normalize_args(args), call_id: id });
         }

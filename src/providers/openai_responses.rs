@@ -2,25 +2,15 @@
 //! `function_call_output`), and the streaming events `response.output_text.delta`,
 //! `response.function_call_arguments.*`, `response.output_item.*` and `response.completed`.
 
-use super::http::{self, HttpPolicy};
+use super::http::{self, Endpoint};
 use super::openai_chat::{check_args, normalize_args};
 use super::wire::{Msg, conversation};
 use super::{Model, ModelError, ModelRequest, ModelResponse, OutputItem, Usage};
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
-use tokio_util::sync::CancellationToken;
 
 pub struct OpenAiResponses {
-    pub base_url: String,
-    pub key: Option<String>,
-    pub model: String,
-    pub temperature: Option<f64>,
-    pub top_p: Option<f64>,
-    pub max_tokens: Option<u32>,
-    pub stream: bool,
-    pub policy: HttpPolicy,
-    pub client: reqwest::Client,
-    pub cancel: CancellationToken,
+    pub ep: Endpoint,
 }
 
 const LABEL: &str = "openai-responses";
@@ -46,7 +36,7 @@ impl OpenAiResponses {
                 }
             }
         }
-        let mut body = json!({"model": self.model, "input": input, "store": false});
+        let mut body = json!({"model": self.ep.model, "input": input, "store": false});
         if !req.system.is_empty() {
             body["instructions"] = json!(req.system);
         }
@@ -57,16 +47,10 @@ impl OpenAiResponses {
                 .map(|t| json!({"type": "function", "name": t.name, "description": t.description, "parameters": t.parameters, "strict": false}))
                 .collect();
         }
-        if let Some(t) = self.temperature {
-            body["temperature"] = json!(t);
+        if let Some(m) = body.as_object_mut() {
+            self.ep.sampling(m, [Some("temperature"), Some("top_p"), Some("max_output_tokens")]);
         }
-        if let Some(p) = self.top_p {
-            body["top_p"] = json!(p);
-        }
-        if let Some(n) = self.max_tokens {
-            body["max_output_tokens"] = json!(n);
-        }
-        if self.stream {
+        if self.ep.stream {
             body["stream"] = json!(true);
         }
         body
@@ -74,19 +58,19 @@ impl OpenAiResponses {
 
     async fn call(&self, req: ModelRequest<'_>) -> Result<ModelResponse, ModelError> {
         let body = self.body(&req);
-        let url = format!("{}/responses", self.base_url.trim_end_matches('/'));
-        let resp = http::send_with_retries(LABEL, &self.policy, &self.cancel, || {
-            let mut r = self.client.post(&url).json(&body);
-            if let Some(k) = &self.key {
+        let url = format!("{}/responses", self.ep.base_url.trim_end_matches('/'));
+        let resp = http::send_with_retries(LABEL, &self.ep.policy, &self.ep.cancel, || {
+            let mut r = self.ep.client.post(&url).json(&body);
+            if let Some(k) = &self.ep.key {
                 r = r.bearer_auth(k);
             }
             r
         })
         .await?;
-        let response = if self.stream {
+        let response = if self.ep.stream {
             self.read_stream(resp).await?
         } else {
-            http::json_body(LABEL, resp, &self.cancel).await?
+            http::json_body(LABEL, resp, &self.ep.cancel).await?
         };
         let (output, usage) = parse_response(&response)?;
         Ok(ModelResponse { output, usage, exchange: Some(json!({"request": body, "response": response})) })
@@ -97,7 +81,7 @@ impl OpenAiResponses {
     async fn read_stream(&self, resp: reqwest::Response) -> Result<Value, ModelError> {
         let mut items: Vec<Value> = vec![];
         let mut completed: Option<Value> = None;
-        http::sse_events(LABEL, resp, &self.cancel, |event, data| {
+        http::sse_events(LABEL, resp, &self.ep.cancel, |event, data| {
             let v = http::sse_json(LABEL, data)?;
             let kind = v.get("type").and_then(Value::as_str).unwrap_or(event).to_owned();
             match kind.as_str() {
