@@ -287,3 +287,29 @@ fn the_cli_imports_into_the_store_all_or_nothing() {
         assert!(ops.contains(op), "{ops:?}");
     }
 }
+
+#[test]
+fn fuzz_regressions_import_or_fail_cleanly() {
+    // Every input the fuzzers found must finish with runs or a clear error.
+    let dir = root().join("tests/import/regressions");
+    let mut checked = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "md") {
+            continue;
+        }
+        let mut runs = 0;
+        let r = baton::import::import_file(&p, None, None, None, &mut |t, _| {
+            runs += 1;
+            let _ = baton::trace::render_timeline(&t);
+            serde_json::to_string(&t).unwrap();
+            Ok(())
+        });
+        match r {
+            Ok(s) => assert_eq!(s.runs, runs, "{}", p.display()),
+            Err(e) => assert!(!e.to_string().is_empty()),
+        }
+        checked += 1;
+    }
+    assert!(checked >= 2);
+}

@@ -48,7 +48,10 @@ pub fn to_run(t: &SdkTrace) -> RecordedRun {
     let owner = |sp: &Value| -> (Option<String>, bool) {
         let mut cur = parent(sp);
         let mut through_function = false;
-        while let Some(p) = cur {
+        // Bounded: a recorded parent chain may loop.
+        let mut hops = 0usize;
+        while let Some(p) = cur.filter(|_| hops <= t.spans.len()) {
+            hops += 1;
             match kind(p).as_str() {
                 "agent" => {
                     return (p.pointer("/span_data/name").and_then(Value::as_str).map(str::to_owned), through_function);

@@ -386,7 +386,11 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
         // agent name the span itself carries.
         let mut cur = Some(sp);
         let mut acting = None;
-        while let Some(c) = cur {
+        // Parent walks are bounded: a recorded parent chain may loop.
+        let limit = spans.len();
+        let mut hops = 0usize;
+        while let Some(c) = cur.filter(|_| hops <= limit) {
+            hops += 1;
             if kind_of(c) == Kind::Agent {
                 acting = agent_name(c);
                 break;
@@ -418,7 +422,9 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
                 // A workflow span that only contains agents is not an agent itself.
                 let contains_agents = spans.iter().any(|other| {
                     let mut up = parent(other);
-                    while let Some(p) = up {
+                    let mut hops = 0usize;
+                    while let Some(p) = up.filter(|_| hops <= limit) {
+                        hops += 1;
                         if kind_of(p) == Kind::Tool {
                             return false;
                         }
@@ -435,7 +441,9 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
                 let mut up = parent(sp);
                 let mut via_tool = false;
                 let mut caller = None;
-                while let Some(p) = up {
+                let mut hops = 0usize;
+                while let Some(p) = up.filter(|_| hops <= limit) {
+                    hops += 1;
                     if kind_of(p) == Kind::Tool {
                         via_tool = true;
                     }
