@@ -276,7 +276,11 @@ impl Store {
 
     /// Everything the debugger shows at step `k` of a run.
     pub async fn step_view(&self, run: &str, k: u32) -> Result<StepView, StoreError> {
-        let count = self.run_summary(run).await?.steps;
+        let count: Option<i64> = sqlx::query_scalar("SELECT step_count FROM runs WHERE id = $1")
+            .bind(run.to_owned())
+            .fetch_optional(self.pool())
+            .await?;
+        let count = count.ok_or_else(|| StoreError::NoRun(run.into()))? as u32;
         let row = sqlx::query("SELECT * FROM steps WHERE run_id = $1 AND idx = $2")
             .bind(run.to_owned())
             .bind(k as i64)
@@ -285,8 +289,10 @@ impl Store {
             .ok_or(StoreError::NoStep { run: run.into(), step: k, count })?;
         let (mut step, snap) = Self::step_from_row(&row)?;
         step.context = self.snapshot_ids(run, snap).await?;
-        let context = self.items(&step.context).await?;
-        let output = self.items(&step.output).await?;
+        // One round trip for the context and the output.
+        let mut all = self.items(&[step.context.as_slice(), step.output.as_slice()].concat()).await?;
+        let output = all.split_off(step.context.len());
+        let context = all;
         let transfer = match step.transfer {
             Some(t) => Some(self.transfer_view(run, t).await?),
             None => None,
@@ -297,16 +303,16 @@ impl Store {
 
     /// The steps of the nearest transfers before and after step `k`.
     pub async fn neighbour_transfers(&self, run: &str, k: u32) -> Result<(Option<u32>, Option<u32>), StoreError> {
-        let prev: Option<i64> = sqlx::query_scalar("SELECT MAX(step) FROM transfers WHERE run_id = $1 AND step < $2")
-            .bind(run.to_owned())
-            .bind(k as i64)
-            .fetch_one(self.pool())
-            .await?;
-        let next: Option<i64> = sqlx::query_scalar("SELECT MIN(step) FROM transfers WHERE run_id = $1 AND step > $2")
-            .bind(run.to_owned())
-            .bind(k as i64)
-            .fetch_one(self.pool())
-            .await?;
+        let (prev, next): (Option<i64>, Option<i64>) = sqlx::query_as(
+            "SELECT (SELECT MAX(step) FROM transfers WHERE run_id = $1 AND step < $2), \
+                    (SELECT MIN(step) FROM transfers WHERE run_id = $3 AND step > $4)",
+        )
+        .bind(run.to_owned())
+        .bind(k as i64)
+        .bind(run.to_owned())
+        .bind(k as i64)
+        .fetch_one(self.pool())
+        .await?;
         Ok((prev.map(|s| s as u32), next.map(|s| s as u32)))
     }
 
