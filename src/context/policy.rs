@@ -111,7 +111,7 @@ fn nest(store: &mut ItemStore, hist: &History, new_start: usize, t: &TransferCtx
     }
     let mut out = vec![];
     let new_start = new_start.clamp(hist.input_len, hist.items.len());
-    for (i, &id) in hist.items.iter().enumerate().skip(hist.input_len) {
+    for (i, &id) in hist.items.iter().enumerate().filter(|(i, _)| *i >= hist.input_len) {
         let kind = store.get(id).kind;
         let forwarded = if i < new_start {
             kind == ItemKind::UserMessage

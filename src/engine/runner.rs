@@ -508,7 +508,8 @@ impl<'t> Runner<'t> {
         let before = self.store.len();
         let hist = apply_policy(&mut self.store, &policy, &f.hist, new_start, &ctx);
         if self.opts.sink.is_some() {
-            let made: Vec<Item> = self.store.iter().skip(before).cloned().collect();
+            let made: Vec<Item> =
+                self.store.iter().enumerate().filter(|(i, _)| *i >= before).map(|(_, it)| it.clone()).collect();
             for item in made {
                 self.emit(|| RunEvent::Item(item));
             }
