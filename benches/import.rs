@@ -3,6 +3,10 @@
 //! reconstruct, no store), and the peak memory of `baton trace import` saving it all.
 
 use std::io::{BufRead, BufReader, Write};
+
+/// The same allocator as the `baton` binary, so the figures are the CLI's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::time::Instant;
 
 fn main() {

@@ -140,3 +140,68 @@ pub fn genai_messages(v: &Value) -> Vec<MsgRec> {
     }
     out
 }
+
+/// The GenAI `parts` form parsed straight from its JSON text (the fast path for
+/// `gen_ai.input.messages` / `gen_ai.output.messages`); None when the text is not that form.
+pub fn genai_messages_str(text: &str) -> Option<Vec<MsgRec>> {
+    use serde::Deserialize;
+    use std::borrow::Cow;
+    #[derive(Deserialize)]
+    struct GMsg<'a> {
+        #[serde(borrow)]
+        role: Cow<'a, str>,
+        #[serde(borrow)]
+        parts: Vec<GPart<'a>>,
+    }
+    #[derive(Deserialize)]
+    struct GPart<'a> {
+        #[serde(rename = "type", borrow)]
+        ty: Cow<'a, str>,
+        #[serde(default)]
+        content: Option<Value>,
+        #[serde(default, borrow)]
+        id: Option<Cow<'a, str>>,
+        #[serde(default, borrow)]
+        name: Option<Cow<'a, str>>,
+        #[serde(default)]
+        arguments: Option<Value>,
+        #[serde(default)]
+        response: Option<Value>,
+        #[serde(default)]
+        result: Option<Value>,
+    }
+    let msgs: Vec<GMsg<'_>> = serde_json::from_str(text).ok()?;
+    let mut out = vec![];
+    for m in msgs {
+        let mut msg = MsgRec { role: role_of(&m.role), ..Default::default() };
+        for p in m.parts {
+            match p.ty.as_ref() {
+                "reasoning" | "thinking" => {
+                    msg.reasoning.push(content_text(p.content.as_ref().unwrap_or(&Value::Null)))
+                }
+                "text" => {
+                    if !msg.text.is_empty() {
+                        msg.text.push('\n');
+                    }
+                    msg.text.push_str(&content_text(p.content.as_ref().unwrap_or(&Value::Null)));
+                }
+                "tool_call" => msg.calls.push(CallRec {
+                    id: p.id.map(Cow::into_owned).unwrap_or_default(),
+                    name: p.name.map(Cow::into_owned).unwrap_or_default(),
+                    arguments: args_text(p.arguments.as_ref()),
+                }),
+                "tool_call_response" => out.push(MsgRec {
+                    role: Role::Tool,
+                    text: content_text(p.response.as_ref().or(p.result.as_ref()).unwrap_or(&Value::Null)),
+                    call_id: p.id.map(Cow::into_owned),
+                    ..Default::default()
+                }),
+                _ => {}
+            }
+        }
+        if !msg.text.is_empty() || !msg.calls.is_empty() || !msg.reasoning.is_empty() {
+            out.push(msg);
+        }
+    }
+    Some(out)
+}

@@ -20,8 +20,33 @@ pub struct Span {
     pub name: String,
     pub start: u128,
     pub end: u128,
-    pub attrs: Map<String, Value>,
+    pub attrs: Attrs,
     pub error: Option<String>,
+}
+
+/// A span's attributes: a short list searched in order (cheaper to build than a map, and
+/// spans carry a dozen attributes at most).
+#[derive(Debug, Clone, Default)]
+pub struct Attrs(Vec<(String, Value)>);
+
+impl Attrs {
+    pub fn get(&self, k: &str) -> Option<&Value> {
+        self.0.iter().find(|(key, _)| key == k).map(|(_, v)| v)
+    }
+
+    pub fn contains_key(&self, k: &str) -> bool {
+        self.get(k).is_some()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &Value)> {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+}
+
+impl FromIterator<(String, Value)> for Attrs {
+    fn from_iter<I: IntoIterator<Item = (String, Value)>>(iter: I) -> Self {
+        Attrs(iter.into_iter().collect())
+    }
 }
 
 /// An OTLP AnyValue as plain JSON.
@@ -84,7 +109,9 @@ pub fn spans_of(doc: &Value) -> Vec<Span> {
                     name: sp.get("name").and_then(Value::as_str).unwrap_or_default().to_owned(),
                     start: nanos(sp.get("startTimeUnixNano")),
                     end: nanos(sp.get("endTimeUnixNano")),
-                    attrs: attrs_of(sp.get("attributes").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[])),
+                    attrs: attrs_of(sp.get("attributes").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]))
+                        .into_iter()
+                        .collect(),
                     error,
                 });
             }
@@ -232,7 +259,7 @@ enum Kind {
     Other,
 }
 
-fn text_attr(a: &Map<String, Value>, k: &str) -> Option<String> {
+fn text_attr(a: &Attrs, k: &str) -> Option<String> {
     a.get(k).and_then(|v| v.as_str().map(str::to_owned).or_else(|| (!v.is_null()).then(|| v.to_string())))
 }
 
@@ -260,12 +287,12 @@ fn agent_name(sp: &Span) -> Option<String> {
 }
 
 /// OpenInference's flattened message list: `llm.input_messages.<i>.message.role` etc.
-fn openinference_messages(a: &Map<String, Value>, prefix: &str) -> Option<Vec<MsgRec>> {
+fn openinference_messages(a: &Attrs, prefix: &str) -> Option<Vec<MsgRec>> {
     let mut by_index: BTreeMap<usize, MsgRec> = BTreeMap::new();
     let mut calls: BTreeMap<(usize, usize), CallRec> = BTreeMap::new();
     // Multi-part contents, used when a message has no plain `message.content`.
     let mut multipart: BTreeMap<usize, BTreeMap<usize, String>> = BTreeMap::new();
-    for (k, v) in a {
+    for (k, v) in a.iter() {
         let Some(rest) = k.strip_prefix(prefix) else { continue };
         let mut parts = rest.splitn(2, '.');
         let Some(i) = parts.next().and_then(|i| i.parse::<usize>().ok()) else { continue };
@@ -323,20 +350,22 @@ fn openinference_messages(a: &Map<String, Value>, prefix: &str) -> Option<Vec<Ms
     Some(by_index.into_values().collect())
 }
 
-fn json_attr(a: &Map<String, Value>, k: &str) -> Option<Value> {
+fn json_attr(a: &Attrs, k: &str) -> Option<Value> {
     match a.get(k)? {
         Value::String(s) => serde_json::from_str(s).ok(),
         other => Some(other.clone()),
     }
 }
 
-fn model_messages(a: &Map<String, Value>, input: bool) -> Option<Vec<MsgRec>> {
+fn model_messages(a: &Attrs, input: bool) -> Option<Vec<MsgRec>> {
     let (genai, oi) = if input {
         ("gen_ai.input.messages", "llm.input_messages.")
     } else {
         ("gen_ai.output.messages", "llm.output_messages.")
     };
-    let mut msgs = json_attr(a, genai).map(|v| genai_messages(&v)).or_else(|| openinference_messages(a, oi));
+    let fast = a.get(genai).and_then(Value::as_str).and_then(super::messages::genai_messages_str);
+    let mut msgs =
+        fast.or_else(|| json_attr(a, genai).map(|v| genai_messages(&v))).or_else(|| openinference_messages(a, oi));
     let sys = if input { json_attr(a, "gen_ai.system_instructions") } else { None };
     if let Some(sys) = sys.map(|v| match v {
         Value::String(s) => s,
@@ -373,6 +402,23 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
     // The policy a Baton export names on a transfer's tool span, for the transfer that follows.
     let mut pending_policy: Option<String> = None;
     let mut models = 0;
+    // Agent spans with another agent span below them (no tool between): workflow containers.
+    let mut containers: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    for other in spans.iter().filter(|s| kind_of(s) == Kind::Agent) {
+        let mut up = parent(other);
+        let mut hops = 0usize;
+        while let Some(p) = up.filter(|_| hops <= spans.len()) {
+            hops += 1;
+            match kind_of(p) {
+                Kind::Tool => break,
+                Kind::Agent => {
+                    containers.insert(p.id.as_str());
+                    break;
+                }
+                _ => up = parent(p),
+            }
+        }
+    }
     let provider = spans
         .iter()
         .find_map(|s| text_attr(&s.attrs, "gen_ai.provider.name").or_else(|| text_attr(&s.attrs, "gen_ai.system")));
@@ -420,22 +466,7 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
             Kind::Agent => {
                 let Some(name) = agent_name(sp) else { continue };
                 // A workflow span that only contains agents is not an agent itself.
-                let contains_agents = spans.iter().any(|other| {
-                    let mut up = parent(other);
-                    let mut hops = 0usize;
-                    while let Some(p) = up.filter(|_| hops <= limit) {
-                        hops += 1;
-                        if kind_of(p) == Kind::Tool {
-                            return false;
-                        }
-                        if p.id == sp.id {
-                            return kind_of(other) == Kind::Agent;
-                        }
-                        up = parent(p);
-                    }
-                    false
-                });
-                if contains_agents {
+                if containers.contains(sp.id.as_str()) {
                     continue;
                 }
                 let mut up = parent(sp);

@@ -19,6 +19,8 @@ const CONTAINMENT: f64 = 0.8;
 struct Builder<'f> {
     store: ItemStore,
     by_key: HashMap<[u8; 16], ItemId>,
+    /// Items by their exact content (kind, text, call fields), before normalization.
+    exact: HashMap<[u8; 16], ItemId>,
     ctx: HashMap<String, Vec<ItemId>>,
     own: HashMap<String, Vec<ItemId>>,
     steps: Vec<Step>,
@@ -63,6 +65,31 @@ impl Builder<'_> {
         id
     }
 
+    /// An item for this content: the one already seen (by exact content, then by normalized
+    /// content), else a new one. Histories repeat at every model call, so most lookups hit the
+    /// exact map without building the item.
+    fn intern(&mut self, (kind, agent, turn, f): (ItemKind, &str, u32, NewItem)) -> ItemId {
+        let mut h = blake3::Hasher::new();
+        for part in [
+            kind.as_str(),
+            &f.text,
+            f.name.as_deref().unwrap_or("\u{0}"),
+            f.arguments.as_deref().unwrap_or("\u{0}"),
+            f.call_id.as_deref().unwrap_or("\u{0}"),
+        ] {
+            h.update(&(part.len() as u64).to_le_bytes());
+            h.update(part.as_bytes());
+        }
+        let mut exact = [0u8; 16];
+        exact.copy_from_slice(&h.finalize().as_bytes()[..16]);
+        if let Some(id) = self.exact.get(&exact) {
+            return *id;
+        }
+        let id = self.add(Item::new(kind, agent, turn, f));
+        self.exact.insert(exact, id);
+        id
+    }
+
     /// The items of one recorded message (a message may carry text and several calls).
     fn items_of(&mut self, m: &MsgRec, creator: &str) -> Vec<ItemId> {
         let turn = self.turn;
@@ -71,7 +98,7 @@ impl Builder<'_> {
         match m.role {
             Role::System => {
                 if !m.text.is_empty() {
-                    out.push(self.add(Item::new(
+                    out.push(self.intern((
                         ItemKind::Instructions,
                         &agent,
                         turn,
@@ -81,7 +108,7 @@ impl Builder<'_> {
             }
             Role::User => {
                 let who = m.author.clone().unwrap_or_else(|| "user".into());
-                out.push(self.add(Item::new(
+                out.push(self.intern((
                     ItemKind::UserMessage,
                     &who,
                     turn,
@@ -90,7 +117,7 @@ impl Builder<'_> {
             }
             Role::Assistant => {
                 for r in &m.reasoning {
-                    out.push(self.add(Item::new(
+                    out.push(self.intern((
                         ItemKind::Reasoning,
                         &agent,
                         turn,
@@ -98,7 +125,7 @@ impl Builder<'_> {
                     )));
                 }
                 if !m.text.is_empty() {
-                    out.push(self.add(Item::new(
+                    out.push(self.intern((
                         ItemKind::AssistantMessage,
                         &agent,
                         turn,
@@ -108,7 +135,7 @@ impl Builder<'_> {
                 for c in &m.calls {
                     self.call_names.insert(c.id.clone(), c.name.clone());
                     let kind = if self.is_transfer_tool(&c.name) { ItemKind::TransferCall } else { ItemKind::ToolCall };
-                    out.push(self.add(Item::new(
+                    out.push(self.intern((
                         kind,
                         &agent,
                         turn,
@@ -124,7 +151,7 @@ impl Builder<'_> {
             Role::Tool => {
                 let name = m.call_id.as_ref().and_then(|c| self.call_names.get(c)).cloned().unwrap_or_default();
                 let kind = if self.is_transfer_tool(&name) { ItemKind::TransferOutput } else { ItemKind::ToolResult };
-                out.push(self.add(Item::new(
+                out.push(self.intern((
                     kind,
                     &agent,
                     turn,
@@ -192,11 +219,8 @@ impl Builder<'_> {
     /// Links receiver items that are not the sender's to the sender items they were made from.
     fn link_transformed(&mut self, sender: &[ItemId], receiver: &[ItemId]) -> Vec<ItemId> {
         let sender_set: HashSet<ItemId> = sender.iter().copied().collect();
-        let sender_words: Vec<(ItemId, HashSet<String>)> = sender
-            .iter()
-            .map(|id| (*id, words(&self.store.get(*id).searchable())))
-            .filter(|(_, w)| w.len() >= 2)
-            .collect();
+        // The sender's words are needed only when some receiver item is not the sender's.
+        let mut sender_words: Option<Vec<(ItemId, HashSet<String>)>> = None;
         let mut out = vec![];
         for &r in receiver {
             if sender_set.contains(&r) {
@@ -209,6 +233,14 @@ impl Builder<'_> {
                 continue;
             }
             let rw = words(&item.searchable());
+            let store = &self.store;
+            let sender_words = sender_words.get_or_insert_with(|| {
+                sender
+                    .iter()
+                    .map(|id| (*id, words(&store.get(*id).searchable())))
+                    .filter(|(_, w)| w.len() >= 2)
+                    .collect()
+            });
             let sources: Vec<ItemId> = sender_words
                 .iter()
                 .filter(|(_, w)| {
@@ -501,6 +533,7 @@ pub fn reconstruct(run: &RecordedRun, format: &str, file: &str, overlay: Option<
     let mut b = Builder {
         store: ItemStore::default(),
         by_key: HashMap::new(),
+        exact: HashMap::new(),
         ctx: HashMap::new(),
         own: HashMap::new(),
         steps: vec![],

@@ -45,7 +45,7 @@ export function backendPlan() {
   return { bin };
 }
 
-async function freePort() {
+export async function freePort() {
   return new Promise((res, rej) => {
     const srv = createServer();
     srv.once("error", rej);
@@ -73,9 +73,9 @@ async function waitForHttp(url, child, ms = 20000) {
 
 /**
  * Starts `baton serve` over a temp copy of examples/ with its own store (`ROOT/.baton/runs.db`);
- * `setup(root)` may add files first. Returns { url, root, stop }.
+ * `setup(root)` may add files first; `env` is added to its environment. Returns { url, root, stop }.
  */
-export async function startBackend(plan, { setup } = {}) {
+export async function startBackend(plan, { setup, env } = {}) {
   const dist = join(UI_DIR, "dist");
   if (!existsSync(join(dist, "index.html"))) throw new Error("ui/dist is missing: run `npm run build` first");
   const root = mkdtempSync(join(tmpdir(), "baton-e2e-"));
@@ -85,7 +85,7 @@ export async function startBackend(plan, { setup } = {}) {
   const port = await freePort();
   const db = join(root, ".baton", "runs.db");
   const args = ["serve", "--port", String(port), "--root", root, "--ui", dist, "--db", db];
-  const child = spawn(plan.bin, args, { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(plan.bin, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
   let log = "";
   child.stdout.on("data", (d) => (log += d));
   child.stderr.on("data", (d) => (log += d));

@@ -3,6 +3,7 @@ import "@fontsource-variable/jetbrains-mono";
 import "@xyflow/react/dist/base.css";
 import "./styles/app.css";
 import "./styles/run.css";
+import "./styles/settings.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/App";

@@ -1,5 +1,7 @@
 import { ReactFlowProvider } from "@xyflow/react";
 import { useEffect } from "react";
+import { SettingsDialog } from "../dialogs/SettingsDialog";
+import { TraceDialog } from "../dialogs/TraceDialog";
 import { Debugger } from "../debugger/Debugger";
 import { useDebuggerKeys } from "../debugger/useDebuggerKeys";
 import { CompareDialog } from "../dialogs/CompareDialog";
@@ -34,6 +36,9 @@ export function App({ platform }: { platform: Platform }) {
   );
 }
 
+/** Platforms whose start-up (command-line file, `?open=`) has run. */
+const started = new WeakSet<Platform>();
+
 function Shell() {
   const commands = useCommands();
   const run = useRunCommands();
@@ -46,13 +51,21 @@ function Shell() {
   useDebuggerKeys(run, debug, isModalOpen);
   useUnsavedGuard(commands);
 
-  // `?open=PATH` opens a file at start, `?run=ID[&step=N]` a saved run (links, screenshots, tests).
+  // At start: the file the app was given on its command line (a topology, or a trace to debug);
+  // in the browser, `?open=PATH` and `?run=ID[&step=N]` (links, screenshots, tests).
   useEffect(() => {
+    if (started.has(commands.platform)) return; // once per platform, even under StrictMode
+    started.add(commands.platform);
     const q = new URLSearchParams(window.location.search);
     const path = q.get("open");
     if (path) void commands.openPath(path, { skipGuard: true });
     const runId = q.get("run");
     if (runId) void run.openRun(runId, { step: Number(q.get("step") ?? 0) || 0 });
+    if (path || runId) return;
+    void commands.platform
+      .initial_file()
+      .then((file) => (file ? commands.openTopologyOrTraceFile(file, run.importTraceOrThrow) : false))
+      .catch((e: unknown) => useUi.getState().notify("error", "Could not read the command line", e instanceof Error ? e.message : String(e)));
   }, [commands, run]);
 
   return (
@@ -60,7 +73,7 @@ function Shell() {
       <TopBar commands={commands} run={run} />
       <div className="workspace">
         {debug ? (
-          <Debugger commands={run} />
+          <Debugger commands={run} onEditTopology={() => void commands.editRunTopology()} />
         ) : hasDoc ? (
           <>
             <main className="main-column">
@@ -70,12 +83,14 @@ function Shell() {
             <Inspector />
           </>
         ) : (
-          <Welcome commands={commands} />
+          <Welcome commands={commands} run={run} />
         )}
       </div>
       <StatusBar commands={commands} />
       {compare && <CompareDialog platform={run.platform} runs={compare} onClose={() => useUi.getState().setCompare(null)} />}
       {dialog === "open" && <OpenDialog commands={commands} />}
+      {dialog === "trace" && <TraceDialog platform={commands.platform} run={run} />}
+      {dialog === "settings" && <SettingsDialog platform={commands.platform} />}
       {dialog === "export" && hasDoc && <ExportDialog commands={commands} />}
       <ConfirmDialog />
       <PathPromptDialog />

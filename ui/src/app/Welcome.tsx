@@ -1,13 +1,14 @@
-import { Clock, FileCode2, FilePlus2, FolderOpen } from "lucide-react";
+import { Clock, FileCode2, FilePlus2, FolderOpen, ScrollText } from "lucide-react";
 import { useEffect, useState } from "react";
 import type { FileEntry } from "../platform/types";
 import { BatonMark } from "../topbar/brand";
 import { MOD } from "../topbar/keys";
 import { useUi } from "../store/ui";
+import type { RunCommands } from "../run/commands";
 import type { Commands } from "./commands";
 
 /** What the window shows before a topology is open. */
-export function Welcome({ commands }: { commands: Commands }) {
+export function Welcome({ commands, run }: { commands: Commands; run: RunCommands }) {
   const recent = useUi((s) => s.recent);
   const [files, setFiles] = useState<FileEntry[]>([]);
   useEffect(() => {
@@ -36,6 +37,11 @@ export function Welcome({ commands }: { commands: Commands }) {
             <FolderOpen size={18} />
             <span>Open…</span>
             <kbd>{MOD}O</kbd>
+          </button>
+          <button className="welcome-action" data-testid="welcome-open-trace" onClick={() => void run.openTrace()} title="Import a trace (OpenAI Agents SDK, OTLP, ADK) and debug it">
+            <ScrollText size={18} />
+            <span>Open trace…</span>
+            <kbd>{MOD}⇧O</kbd>
           </button>
         </div>
         {recent.length > 0 && (

@@ -14,9 +14,11 @@ import {
 import type { AgentKind, Finding, Position, Topology } from "../model/types";
 import { EXPORT_EXTENSIONS, EXPORT_LABELS, type ExportFormat, type Platform } from "../platform/types";
 import { fileName } from "../recent";
+import { useDebugger } from "../store/debugger";
 import { selectDirty, useDesigner } from "../store/designer";
 import { useUi } from "../store/ui";
 import { usePlatform } from "./platform-hook";
+import { openTopologyOrTrace } from "./open-file";
 import { usePrompt } from "./prompt";
 
 export type Commands = ReturnType<typeof makeCommands>;
@@ -55,7 +57,13 @@ export function makeCommands(platform: Platform, flow: FlowApi) {
 
   async function chooseSavePath(defaultPath: string, ext: string, title: string): Promise<string | null> {
     if (platform.dialogs) {
-      return platform.dialogs.pickSavePath(defaultPath, { name: ext.toUpperCase(), extensions: [ext] });
+      try {
+        // The shell runs the dialog (and allows the chosen path); it takes a file name, not a path.
+        return await platform.dialogs.choose_save_path({ default_name: fileName(defaultPath), extensions: [ext] });
+      } catch (e) {
+        fail("Could not show the save dialog", e);
+        return null;
+      }
     }
     return usePrompt.getState().ask({
       title,
@@ -117,8 +125,8 @@ export function makeCommands(platform: Platform, flow: FlowApi) {
     return save();
   }
 
-  async function openPath(path: string, opts: { skipGuard?: boolean } = {}): Promise<boolean> {
-    if (!opts.skipGuard && !(await guardUnsaved("open another file"))) return false;
+  /** Opens a topology in the designer (no unsaved-changes guard); throws the backend's error. */
+  async function loadTopology(path: string): Promise<void> {
     ui().setBusy("Opening…");
     try {
       const opened = await platform.open_topology({ path });
@@ -126,20 +134,68 @@ export function makeCommands(platform: Platform, flow: FlowApi) {
       doc().load(t, opened.path || path, opened.findings);
       ui().addRecent(opened.path || path);
       ui().openDialog(null);
+    } finally {
+      ui().setBusy(null);
+    }
+  }
+
+  async function openPath(path: string, opts: { skipGuard?: boolean } = {}): Promise<boolean> {
+    if (!opts.skipGuard && !(await guardUnsaved("open another file"))) return false;
+    try {
+      await loadTopology(path);
       return true;
     } catch (e) {
       fail(`Could not open ${fileName(path)}`, e);
       return false;
-    } finally {
-      ui().setBusy(null);
     }
   }
 
   async function browseNative(): Promise<boolean> {
     if (!platform.dialogs) return false;
     if (!(await guardUnsaved("open another file"))) return false;
-    const path = await platform.dialogs.pickOpenPath();
+    let path: string | null;
+    try {
+      path = await platform.dialogs.choose_open_path({ extensions: ["yaml", "yml", "json"], label: "Topology" });
+    } catch (e) {
+      fail("Could not show the file dialog", e);
+      return false;
+    }
     return path ? openPath(path, { skipGuard: true }) : false;
+  }
+
+  /**
+   * Opens a file of unknown kind (the app's command line): a topology, or else a trace to import
+   * (`importTrace` opens its first run in the debugger). Failures are shown; false then.
+   */
+  async function openTopologyOrTraceFile(path: string, importTrace: (path: string) => Promise<unknown>): Promise<boolean> {
+    try {
+      await openTopologyOrTrace(path, { openTopology: loadTopology, importTrace: async (p) => void (await importTrace(p)) });
+      return true;
+    } catch (e) {
+      fail(`Could not open ${fileName(path)}`, e);
+      return false;
+    }
+  }
+
+  /**
+   * Opens the debugged run's topology in the designer as a new, unsaved document (an imported
+   * trace's topology is rebuilt from the trace): edit it, save it, run it; its runs are listed.
+   */
+  async function editRunTopology(): Promise<boolean> {
+    const t = useDebugger.getState().topology;
+    if (!t) return false;
+    if (!(await guardUnsaved("open the run's topology"))) return false;
+    try {
+      const findings = await platform.lint_topology({ topology: t }).catch(() => []);
+      doc().load(normalizeTopology(structuredClone(t)), null, findings, { dirty: true });
+      useDebugger.getState().exit();
+      ui().setBottom("runs");
+      fitSoon({ duration: 0 });
+      return true;
+    } catch (e) {
+      fail("Could not open the run's topology", e);
+      return false;
+    }
   }
 
   async function newTopology(name = "untitled"): Promise<boolean> {
@@ -305,8 +361,13 @@ export function makeCommands(platform: Platform, flow: FlowApi) {
     saveTo,
     guardUnsaved,
     openPath,
+    loadTopology,
+    openTopologyOrTraceFile,
     browseNative,
+    showOpenTrace: () => ui().openDialog("trace"),
+    showSettings: () => ui().openDialog("settings"),
     newTopology,
+    editRunTopology,
     showOpen: () => ui().openDialog("open"),
     showExport: () => doc().topology && ui().openDialog("export"),
     layout,

@@ -6,8 +6,11 @@ import {
   ChevronRight,
   ChevronsLeft,
   ChevronsRight,
+  FileInput,
+  Info,
   ListTree,
   Loader2,
+  PencilRuler,
   SkipBack,
   SkipForward,
 } from "lucide-react";
@@ -16,6 +19,8 @@ import { DebugCanvas } from "../canvas/DebugCanvas";
 import { OutcomeBadge, StepKindIcon } from "../run/badges";
 import type { RunCommands } from "../run/commands";
 import { durationMs, formatDuration, formatTokens, STEP_LABELS } from "../run/format";
+import { fileName } from "../recent";
+import { formatLabel, runSource } from "../run/source";
 import { num, type StepView } from "../run/types";
 import { cacheKey, neighbourTransfer, stepCache, useDebugger } from "../store/debugger";
 import { ContextPanel } from "./ContextPanel";
@@ -36,7 +41,7 @@ function useStepView(): { view: StepView | null; loading: boolean } {
   return { view: view ?? fallback, loading: view === null };
 }
 
-export function Debugger({ commands }: { commands: RunCommands }) {
+export function Debugger({ commands, onEditTopology }: { commands: RunCommands; onEditTopology?: () => void }) {
   const overview = useDebugger((s) => s.overview);
   const loading = useDebugger((s) => s.loading);
   const error = useDebugger((s) => s.error);
@@ -59,10 +64,10 @@ export function Debugger({ commands }: { commands: RunCommands }) {
       </div>
     );
   }
-  return <DebuggerBody commands={commands} />;
+  return <DebuggerBody commands={commands} onEditTopology={onEditTopology} />;
 }
 
-function DebuggerBody({ commands }: { commands: RunCommands }) {
+function DebuggerBody({ commands, onEditTopology }: { commands: RunCommands; onEditTopology?: () => void }) {
   const overview = useDebugger((s) => s.overview)!;
   const cursor = useDebugger((s) => s.cursor);
   const transferSteps = useDebugger((s) => s.transferSteps);
@@ -102,7 +107,7 @@ function DebuggerBody({ commands }: { commands: RunCommands }) {
           <ListTree size={13} className="muted" />
           <h3>Timeline</h3>
           <span className="side-meta">
-            {steps.length.toLocaleString()} steps · {overview.transfers.length} transfers
+            {steps.length.toLocaleString()} steps · {overview.transfers.length} {overview.transfers.length === 1 ? "transfer" : "transfers"}
           </span>
         </header>
         <Timeline
@@ -176,7 +181,7 @@ function DebuggerBody({ commands }: { commands: RunCommands }) {
       <aside className="dbg-side" aria-label="Step and facts">
         <StepCard lookups={lookups} />
         <FactsPanel lookups={lookups} onJump={commands.goTo} />
-        <RunCard />
+        <RunCard onEditTopology={onEditTopology} />
       </aside>
     </div>
   );
@@ -319,10 +324,12 @@ function StepCard({ lookups }: { lookups: ReturnType<typeof useRunLookups> }) {
   );
 }
 
-function RunCard() {
+function RunCard({ onEditTopology }: { onEditTopology?: () => void }) {
   const overview = useDebugger((s) => s.overview)!;
+  const hasTopology = useDebugger((s) => s.topology !== null);
   const s = overview.summary;
   const tokens = num(s.input_tokens) + num(s.output_tokens);
+  const source = runSource(s);
   return (
     <section className="side-section" data-testid="run-card">
       <header className="side-head">
@@ -351,6 +358,37 @@ function RunCard() {
           </>
         )}
       </dl>
+      {source && (
+        <div className="run-source" data-testid="run-source" data-format={source.format}>
+          <div className="run-source-head">
+            <FileInput size={13} /> Imported from {formatLabel(source.format)}
+          </div>
+          {source.file && (
+            <div className="run-source-file mono" title={source.file}>
+              {fileName(source.file)}
+            </div>
+          )}
+          {source.notes.length > 0 && (
+            <ul className="import-notes" data-testid="import-notes" aria-label="Importer notes">
+              {source.notes.map((n, i) => (
+                <li key={i} data-testid="import-note">
+                  <Info size={12} /> {n}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+      {onEditTopology && hasTopology && source && (
+        <button
+          className="btn btn-secondary btn-sm run-edit-topology"
+          data-testid="run-edit-topology"
+          onClick={onEditTopology}
+          title="Open the topology rebuilt from this trace in the editor (a new, unsaved document), with its runs"
+        >
+          <PencilRuler size={13} /> Edit this topology
+        </button>
+      )}
     </section>
   );
 }

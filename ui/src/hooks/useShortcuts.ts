@@ -26,6 +26,7 @@ export function useShortcuts(commands: Commands, run: RunCommands) {
       // Debug mode has its own keys (useDebuggerKeys); the document is not on screen.
       if (useDebugger.getState().mode === "debug") {
         if (mod && (key === "s" || key === "o" || key === "n" || key === "e")) e.preventDefault();
+        if (mod && key === "o" && e.shiftKey && !modal) void run.openTrace();
         return;
       }
       if (e.key === "F5" && !mod) {
@@ -44,7 +45,10 @@ export function useShortcuts(commands: Commands, run: RunCommands) {
           if (!modal) void (e.shiftKey ? commands.saveAs() : commands.save());
         } else if (key === "o") {
           e.preventDefault();
-          if (!modal) commands.showOpen();
+          if (!modal) {
+            if (e.shiftKey) void run.openTrace();
+            else commands.showOpen();
+          }
         } else if (key === "n") {
           e.preventDefault();
           if (!modal) void commands.newTopology();

@@ -1,7 +1,7 @@
 // The Run tab: scenario, simulated latency, breakpoints and providers; Start / Cancel / Resume;
 // the live run's steps as they arrive, and its outcome.
-import { Bug, CircleDot, Loader2, Pause, Play, Square, X } from "lucide-react";
-import { useId, useMemo } from "react";
+import { AlertTriangle, Bug, CircleDot, Loader2, Pause, Play, Settings, Square, X } from "lucide-react";
+import { useEffect, useId, useMemo } from "react";
 import { Timeline } from "../debugger/Timeline";
 import { agentLookups } from "../debugger/lookups";
 import { edgeId } from "../model/topology";
@@ -9,9 +9,12 @@ import { OutcomeBadge } from "../run/badges";
 import type { RunCommands } from "../run/commands";
 import { durationMs, formatDuration, formatTokens } from "../run/format";
 import { isActive, type LiveRun } from "../run/live";
+import { isConfigured, unconfiguredAgents } from "../run/providers";
 import { num } from "../run/types";
 import { useDesigner } from "../store/designer";
+import { useProviders } from "../store/providers";
 import { LATENCIES, selectBreakpoints, useRun } from "../store/run";
+import { useUi } from "../store/ui";
 
 export function RunPanel({ commands }: { commands: RunCommands }) {
   const topology = useDesigner((s) => s.topology);
@@ -22,10 +25,20 @@ export function RunPanel({ commands }: { commands: RunCommands }) {
   const latency = useRun((s) => s.latencyMs);
   const setScenario = useRun((s) => s.setScenario);
   const setLatency = useRun((s) => s.setLatency);
+  const useLive = useRun((s) => s.useLive);
+  const setUseLive = useRun((s) => s.setUseLive);
+  const statuses = useProviders((s) => s.statuses);
+  const checking = useProviders((s) => s.checking);
   const lookups = useMemo(() => agentLookups(topology), [topology]);
+  const missing = useMemo(() => (useLive && statuses ? unconfiguredAgents(topology, statuses) : []), [useLive, statuses, topology]);
   const scenarioId = useId();
   const latencyId = useId();
+  const { platform } = commands;
+  useEffect(() => {
+    if (useLive) void useProviders.getState().ensure(platform);
+  }, [useLive, platform]);
   if (!topology) return null;
+  const statusOf = (provider: string) => statuses?.find((s) => s.provider === provider);
 
   const scenarios = topology.scenarios ?? [];
   const scenario = scenarios.some((s) => s.name === scenarioChoice) ? scenarioChoice : scenarios[0]?.name;
@@ -72,13 +85,34 @@ export function RunPanel({ commands }: { commands: RunCommands }) {
         <label className="inline-field" htmlFor={latencyId}>
           Latency
         </label>
-        <select id={latencyId} className="select select-sm" data-testid="latency-select" value={latency} onChange={(e) => setLatency(Number(e.target.value))} title="Simulated latency of each mock model call">
+        <select
+          id={latencyId}
+          className="select select-sm"
+          data-testid="latency-select"
+          value={latency}
+          disabled={useLive}
+          onChange={(e) => setLatency(Number(e.target.value))}
+          title={useLive ? "Real providers take the time they take" : "Simulated latency of each mock model call"}
+        >
           {LATENCIES.map((ms) => (
             <option key={ms} value={ms}>
               {ms === 0 ? "none" : `${ms} ms / call`}
             </option>
           ))}
         </select>
+        <div className="toolbar-divider" />
+        <label className="switch" title="Call each agent's configured provider instead of replaying the scenario's mock scripts">
+          <input
+            type="checkbox"
+            role="switch"
+            data-testid="run-live"
+            checked={useLive}
+            disabled={active}
+            onChange={(e) => setUseLive(e.target.checked)}
+          />
+          <span className="switch-track" aria-hidden="true" />
+          <span className="switch-label">Use real providers</span>
+        </label>
         <div className="spacer" />
         <LiveStatus commands={commands} live={mine} agentName={lookups.agentName} />
       </div>
@@ -118,20 +152,45 @@ export function RunPanel({ commands }: { commands: RunCommands }) {
             Providers <span className="muted">per agent</span>
           </h4>
           <ul className="provider-list" data-testid="provider-list">
-            {topology.agents.map((a) => (
-              <li key={a.id} className="provider-row">
-                <span className="tl-dot" style={{ background: lookups.palette(a.id) }} />
-                <span className="provider-agent">{a.name || a.id}</span>
-                <span className="provider-configured mono" title="Configured model">
-                  {a.model ? `${a.model.provider}/${a.model.name}` : "human"}
-                </span>
-                <select className="select select-xs" disabled value="mock" aria-label={`Provider for ${a.name}`} title="real providers: configure in Settings">
-                  <option value="mock">mock</option>
-                </select>
-              </li>
-            ))}
+            {topology.agents.map((a) => {
+              const real = useLive && a.model && a.model.provider !== "mock" && a.kind !== "human";
+              const st = real && a.model ? statusOf(a.model.provider) : undefined;
+              const ok = real && a.model ? isConfigured(st, a.model.base_url) : true;
+              const used = !a.model || a.kind === "human" ? "human" : real ? a.model.provider : "mock";
+              return (
+                <li key={a.id} className="provider-row" data-testid="provider-agent" data-agent={a.id} data-uses={used}>
+                  <span className="tl-dot" style={{ background: lookups.palette(a.id) }} />
+                  <span className="provider-agent">{a.name || a.id}</span>
+                  <span className="provider-configured mono" title="Configured model">
+                    {a.model ? `${a.model.provider}/${a.model.name}` : "human"}
+                  </span>
+                  <span
+                    className={`provider-uses${real ? (statuses && !ok ? " is-missing" : " is-real") : ""}`}
+                    title={real ? (statuses ? (ok ? `${a.model?.provider}: ${st?.detail ?? "configured"}` : `${a.model?.provider} has no key: add one in Settings`) : "checking…") : used === "mock" ? "replays the scenario's script" : ""}
+                  >
+                    {used}
+                  </span>
+                </li>
+              );
+            })}
           </ul>
-          <div className="muted small">Runs use the mock provider and the scenario's scripts. Real providers: configure in Settings.</div>
+          {useLive ? (
+            missing.length > 0 ? (
+              <div className="run-live-note is-warning" data-testid="run-live-missing" role="status">
+                <AlertTriangle size={13} />
+                <span>
+                  Not configured: {missing.map((m) => `${m.name} (${m.provider})`).join(", ")}. Their calls will fail.{" "}
+                  <button className="link-btn" onClick={() => useUi.getState().openDialog("settings")}>
+                    <Settings size={12} /> Add a key in Settings
+                  </button>
+                </span>
+              </div>
+            ) : (
+              <div className="muted small">{checking && !statuses ? "Checking the providers…" : "Live run: each agent calls its configured provider (tokens are billed)."}</div>
+            )
+          ) : (
+            <div className="muted small">Runs replay the scenario's mock scripts. Turn on “Use real providers” to call each agent's model.</div>
+          )}
         </section>
 
         <section className="run-col run-live" aria-label="Live steps">

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useState } from "react";
 import { OutcomeBadge } from "../run/badges";
 import type { RunCommands } from "../run/commands";
 import { durationMs, formatDuration, formatTokens, formatWhen } from "../run/format";
+import { formatLabel, runSource } from "../run/source";
 import { num, type RunSummary } from "../run/types";
 import { useDesigner } from "../store/designer";
 import { useRun } from "../store/run";
@@ -96,7 +97,17 @@ export function RunsPanel({ commands }: { commands: RunCommands }) {
                         {r.outcome.reason}
                       </span>
                     </td>
-                    <td>{r.scenario}</td>
+                    <td>
+                      {r.scenario}
+                      {(() => {
+                        const src = runSource(r);
+                        return src ? (
+                          <span className="run-imported" data-testid="run-imported" title={[`Imported from ${formatLabel(src.format)}`, src.file, ...src.notes].filter(Boolean).join("\n")}>
+                            {src.format}
+                          </span>
+                        ) : null;
+                      })()}
+                    </td>
                     <td title={r.started_at}>{formatWhen(r.started_at)}</td>
                     <td className="num">{formatDuration(durationMs(r.started_at, r.ended_at))}</td>
                     <td className="num">{formatTokens(num(r.input_tokens) + num(r.output_tokens))}</td>

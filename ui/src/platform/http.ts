@@ -85,5 +85,11 @@ export function createHttpPlatform(base: string = window.location.origin, fetchI
     transfer_view: (a) => call("transfer_view", a),
     fact_lost_steps: (a) => call("fact_lost_steps", a),
     delete_run: (a) => call("delete_run", a),
+    provider_status: () => call("provider_status", {}),
+    set_provider_key: (a) => call("set_provider_key", a),
+    delete_provider_key: (a) => call("delete_provider_key", a),
+    import_trace: (a) => call("import_trace", a),
+    // A browser page has no command line; `?open=` does the job.
+    initial_file: async () => null,
   };
 }

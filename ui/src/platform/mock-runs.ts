@@ -132,6 +132,14 @@ export function createMockRuns(recorded: Record<string, RecordedRun> = RECORDED_
 
   return {
     startRun,
+    /** Saves a run as the store would after an import; returns its id. */
+    add(r: RecordedRun): string {
+      const id = `mock-import-${++seq}`;
+      const copy = clone(r);
+      copy.summary = { ...copy.summary, id };
+      runs.set(id, copy);
+      return id;
+    },
     async cancel_run({ run_id }: { run_id: string }) {
       const c = live.get(run_id);
       if (!c) throw new PlatformError("run.not_live", `run '${run_id}' is not running in this session`);

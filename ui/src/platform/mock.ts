@@ -3,42 +3,104 @@
 import type { Agent, Edge, Finding, Topology } from "../model/types";
 import { edgeId, normalizeTopology, orderChain, longestHandoffChain, policyLabel, uniqueEdgeId } from "../model/topology";
 import { FIXTURES } from "./fixtures";
-import { createMockRuns, type RecordedRun } from "./mock-runs";
-import type { ExportFormat, Platform } from "./types";
-import { EXPORT_FORMATS, PlatformError } from "./types";
+import type { ProviderStatus } from "../bindings/ProviderStatus";
+import { createMockRuns, RECORDED_RUNS, type RecordedRun } from "./mock-runs";
+import type { ExportFormat, NativeDialogs, Platform } from "./types";
+import { EXPORT_FORMATS, PlatformError, REAL_PROVIDERS } from "./types";
 
 const clone = <T,>(v: T): T => structuredClone(v);
+
+/** A trace file the mock backend can import: the runs it holds (all saved, or none). */
+export type MockTrace = { format: string; notes: string[]; runs: RecordedRun[] } | { error: { code: string; message: string } };
+
+/** One trace by default: the recorded handoff-loop run, as if exported by an OTel SDK. */
+export function defaultTraces(): Record<string, MockTrace> {
+  const base = RECORDED_RUNS["handoff-loop"];
+  if (!base) return {};
+  return {
+    "traces/support-otlp.json": {
+      format: "otlp",
+      notes: ["provider: openai", "token counts were not recorded; estimated from the text"],
+      runs: [{ ...base, summary: { ...base.summary, scenario: "imported", outcome: { status: "completed", reason: "imported from otlp" } } }],
+    },
+    "traces/broken.jsonl": {
+      error: {
+        code: "import.parse",
+        message: "traces/broken.jsonl: line 3 (byte 812): expected a span object; nothing was imported",
+      },
+    },
+  };
+}
+
+/** Environment variables the mock pretends are set, by provider (like `OPENAI_API_KEY=...`). */
+const DEFAULT_ENV_KEYS: Record<string, string> = { openai: "$OPENAI_API_KEY", "openai-responses": "$OPENAI_API_KEY" };
+
+const BASE_URLS: Record<string, string | null> = {
+  openai: "https://api.openai.com/v1",
+  "openai-responses": "https://api.openai.com/v1",
+  anthropic: "https://api.anthropic.com",
+  gemini: "https://generativelanguage.googleapis.com",
+  "openai-compatible": null,
+};
+
+export type MockOptions = {
+  recordedRuns?: Record<string, RecordedRun>;
+  delayMs?: number;
+  /** The file the "app" was started on. */
+  initialFile?: string | null;
+  /** Native dialogs (to test the desktop flows); none by default, like a browser. */
+  dialogs?: NativeDialogs | null;
+  traces?: Record<string, MockTrace>;
+  /** Providers with a key in the environment, and where it comes from. */
+  envKeys?: Record<string, string>;
+};
 
 export type MockPlatform = Platform & {
   /** Files as saved, by path (tests inspect them). */
   readonly files: Map<string, Topology>;
   readonly texts: Map<string, string>;
+  /** Keys stored in the pretend OS keyring, by provider. */
+  readonly keyring: Map<string, string>;
   /** Every command called, in order. */
   readonly calls: { command: string; args: unknown }[];
 };
 
-export function createMockPlatform(
-  fixtures: Record<string, Topology> = FIXTURES,
-  opts: { recordedRuns?: Record<string, RecordedRun>; delayMs?: number } = {},
-): MockPlatform {
+export function createMockPlatform(fixtures: Record<string, Topology> = FIXTURES, opts: MockOptions = {}): MockPlatform {
   const runs = createMockRuns(opts.recordedRuns, opts.delayMs);
   const files = new Map<string, Topology>(Object.entries(fixtures).map(([k, v]) => [k, clone(v)]));
   const texts = new Map<string, string>();
+  const traces = new Map<string, MockTrace>(Object.entries(opts.traces ?? defaultTraces()));
+  const keyring = new Map<string, string>();
+  const envKeys = opts.envKeys ?? DEFAULT_ENV_KEYS;
   const calls: { command: string; args: unknown }[] = [];
   const log = (command: string, args: unknown) => calls.push({ command, args });
+  const knownProvider = (provider: string) => {
+    if (!(REAL_PROVIDERS as readonly string[]).includes(provider)) {
+      throw new PlatformError(
+        "providers.unknown",
+        `unknown provider '${provider}'; use openai, openai-responses, anthropic, gemini or openai-compatible`,
+      );
+    }
+  };
+  // The Responses API shares OpenAI's keyring entry, as in the backend.
+  const keyringUser = (provider: string) => (provider === "openai-responses" ? "openai" : provider);
 
   return {
     kind: "mock",
-    dialogs: null,
+    dialogs: opts.dialogs ?? null,
     files,
     texts,
+    keyring,
     calls,
     async list_files() {
       log("list_files", {});
-      return [...files.keys()].sort().map((path) => ({ path, name: path.split("/").pop() ?? path }));
+      return [...files.keys(), ...traces.keys()].sort().map((path) => ({ path, name: path.split("/").pop() ?? path }));
     },
     async open_topology({ path }) {
       log("open_topology", { path });
+      if (traces.has(path)) {
+        throw new PlatformError("config.type", `${path}:2:3: in \`resourceSpans\`: unknown field \`resourceSpans\`, expected one of \`version\`, \`name\``);
+      }
       const t = files.get(path);
       if (!t) throw new PlatformError("io.not_found", `no such file: ${path}`);
       const topology = normalizeTopology(clone(t));
@@ -82,7 +144,7 @@ export function createMockPlatform(
       return null;
     },
     startRun(args, onEvent) {
-      log("start_run", { scenario: args.scenario, breakpoints: args.breakpoints, mock_delay_ms: args.mock_delay_ms });
+      log("start_run", { scenario: args.scenario, breakpoints: args.breakpoints, mock_delay_ms: args.mock_delay_ms, live: args.live });
       return runs.startRun(args, onEvent);
     },
     cancel_run: (a) => (log("cancel_run", a), runs.cancel_run(a)),
@@ -93,6 +155,44 @@ export function createMockPlatform(
     transfer_view: (a) => (log("transfer_view", a), runs.transfer_view(a)),
     fact_lost_steps: (a) => (log("fact_lost_steps", a), runs.fact_lost_steps(a)),
     delete_run: (a) => (log("delete_run", a), runs.delete_run(a)),
+    async provider_status() {
+      log("provider_status", {});
+      return REAL_PROVIDERS.map((provider): ProviderStatus => {
+        const key = envKeys[provider] ?? (keyring.has(keyringUser(provider)) ? "OS keyring" : null);
+        const base_url = BASE_URLS[provider] ?? null;
+        if (!base_url) {
+          return { provider, key, base_url, reachable: false, detail: "no base URL: set OPENAI_COMPATIBLE_BASE_URL or an agent's base_url" };
+        }
+        if (!key) return { provider, key, base_url, reachable: false, detail: `not configured: store a key for ${provider}` };
+        return { provider, key, base_url, reachable: true, detail: "reachable (HTTP 200)" };
+      });
+    },
+    async set_provider_key({ provider, key }) {
+      log("set_provider_key", { provider });
+      knownProvider(provider);
+      if (key.trim() === "") throw new PlatformError("providers.key", "the key is empty");
+      keyring.set(keyringUser(provider), key.trim());
+      return null;
+    },
+    async delete_provider_key({ provider }) {
+      log("delete_provider_key", { provider });
+      knownProvider(provider);
+      keyring.delete(keyringUser(provider));
+      return null;
+    },
+    async import_trace({ path, from }) {
+      log("import_trace", { path, from });
+      const trace = traces.get(path);
+      if (!trace) throw new PlatformError("import.read", `${path}: cannot read the file: No such file or directory; nothing was imported`);
+      if ("error" in trace) throw new PlatformError(trace.error.code, trace.error.message);
+      return trace.runs.map((r) =>
+        runs.add({ ...r, summary: { ...r.summary, started_at: new Date().toISOString(), source: { format: trace.format, file: path, notes: trace.notes } } }),
+      );
+    },
+    async initial_file() {
+      log("initial_file", {});
+      return opts.initialFile ?? null;
+    },
   };
 }
 

@@ -145,7 +145,6 @@ describe("tauri adapter: runs", () => {
       onmessage: (m: unknown) => void = () => {};
     }
     vi.doMock("@tauri-apps/api/core", () => ({ invoke, Channel: FakeChannel }));
-    vi.doMock("@tauri-apps/plugin-dialog", () => ({ open: vi.fn(), save: vi.fn() }));
     const { createTauriPlatform } = await import("./tauri");
     const p = createTauriPlatform();
     const got: unknown[] = [];
@@ -159,6 +158,88 @@ describe("tauri adapter: runs", () => {
     await p.step_view({ run_id: "run-7", step: 2 });
     expect(invoke).toHaveBeenLastCalledWith("step_view", { run_id: "run-7", step: 2 });
     vi.doUnmock("@tauri-apps/api/core");
-    vi.doUnmock("@tauri-apps/plugin-dialog");
+  });
+});
+
+describe("tauri adapter: dialogs and the new commands", () => {
+  it("runs the file dialogs in the shell (which allows the chosen path) and names args in snake_case", async () => {
+    vi.resetModules();
+    const invoke = vi.fn(async (command: string) => (command === "import_trace" ? ["r1"] : command === "initial_file" ? "/home/u/t.yaml" : "/home/u/x.json"));
+    vi.doMock("@tauri-apps/api/core", () => ({ invoke, Channel: class {} }));
+    const { createTauriPlatform } = await import("./tauri");
+    const p = createTauriPlatform();
+    await expect(p.dialogs?.choose_open_path({ extensions: ["json", "jsonl"], label: "Trace" })).resolves.toBe("/home/u/x.json");
+    expect(invoke).toHaveBeenLastCalledWith("choose_open_path", { extensions: ["json", "jsonl"], label: "Trace" });
+    await p.dialogs?.choose_save_path({ default_name: "a.yaml", extensions: ["yaml"] });
+    expect(invoke).toHaveBeenLastCalledWith("choose_save_path", { default_name: "a.yaml", extensions: ["yaml"] });
+    await expect(p.import_trace({ path: "/home/u/x.json" })).resolves.toEqual(["r1"]);
+    expect(invoke).toHaveBeenLastCalledWith("import_trace", { path: "/home/u/x.json", from: null });
+    await p.import_trace({ path: "/t.jsonl", from: "otlp" });
+    expect(invoke).toHaveBeenLastCalledWith("import_trace", { path: "/t.jsonl", from: "otlp" });
+    await p.set_provider_key({ provider: "openai", key: "sk-x" });
+    expect(invoke).toHaveBeenLastCalledWith("set_provider_key", { provider: "openai", key: "sk-x" });
+    await p.delete_provider_key({ provider: "openai" });
+    expect(invoke).toHaveBeenLastCalledWith("delete_provider_key", { provider: "openai" });
+    await p.provider_status();
+    expect(invoke).toHaveBeenLastCalledWith("provider_status", {});
+    await expect(p.initial_file()).resolves.toBe("/home/u/t.yaml");
+    vi.doUnmock("@tauri-apps/api/core");
+  });
+
+  it("turns a rejected invoke ({code, message}) into a PlatformError", async () => {
+    vi.resetModules();
+    const invoke = vi.fn(async () => {
+      throw { code: "import.parse", message: "t.jsonl: line 4 (byte 1693): not valid openai-agents input" };
+    });
+    vi.doMock("@tauri-apps/api/core", () => ({ invoke, Channel: class {} }));
+    const { createTauriPlatform } = await import("./tauri");
+    const err = await createTauriPlatform()
+      .import_trace({ path: "t.jsonl" })
+      .catch((e: unknown) => e);
+    // (a fresh module graph: its own PlatformError class)
+    expect(err).toMatchObject({ name: "PlatformError", code: "import.parse", message: expect.stringContaining("line 4 (byte 1693)") });
+    vi.doUnmock("@tauri-apps/api/core");
+  });
+});
+
+describe("http adapter: providers and traces", () => {
+  it("has no command line, and posts the new commands like the others", async () => {
+    const fetchMock = vi.fn(async (_url: string, init: RequestInit) => new Response(init.body as string, { status: 200 }));
+    const p = createHttpPlatform("http://h", fetchMock as unknown as typeof fetch);
+    await expect(p.initial_file()).resolves.toBeNull();
+    expect(fetchMock).not.toHaveBeenCalled();
+    await p.import_trace({ path: "otlp.json", from: "otlp" });
+    expect(fetchMock.mock.calls.at(-1)?.[0]).toBe("http://h/api/import_trace");
+    expect(fetchMock.mock.calls.at(-1)?.[1].body).toBe(JSON.stringify({ path: "otlp.json", from: "otlp" }));
+    await p.set_provider_key({ provider: "anthropic", key: "k" });
+    expect(fetchMock.mock.calls.at(-1)?.[0]).toBe("http://h/api/set_provider_key");
+  });
+});
+
+describe("mock platform: providers and traces", () => {
+  it("stores keys in a pretend keyring (never returned) and reports where each key comes from", async () => {
+    const p = createMockPlatform(undefined, { envKeys: {} });
+    const before = await p.provider_status();
+    expect(before.find((s) => s.provider === "anthropic")?.key).toBeNull();
+    await p.set_provider_key({ provider: "anthropic", key: " sk-ant " });
+    expect(p.keyring.get("anthropic")).toBe("sk-ant");
+    const after = await p.provider_status();
+    expect(after.find((s) => s.provider === "anthropic")).toMatchObject({ key: "OS keyring", reachable: true });
+    expect(JSON.stringify(after)).not.toContain("sk-ant");
+    await p.delete_provider_key({ provider: "anthropic" });
+    expect((await p.provider_status()).find((s) => s.provider === "anthropic")?.key).toBeNull();
+    await expect(p.set_provider_key({ provider: "nope", key: "k" })).rejects.toMatchObject({ code: "providers.unknown" });
+    await expect(p.set_provider_key({ provider: "gemini", key: "  " })).rejects.toMatchObject({ code: "providers.key" });
+  });
+
+  it("imports a trace into runs listed under its topology, with the importer's notes", async () => {
+    const p = createMockPlatform();
+    const ids = await p.import_trace({ path: "traces/support-otlp.json" });
+    expect(ids).toHaveLength(1);
+    const runs = await p.list_runs({ topology: "handoff-loop" });
+    const run = runs.find((r) => r.id === ids[0]);
+    expect(run?.source).toMatchObject({ format: "otlp", file: "traces/support-otlp.json", notes: ["provider: openai", expect.any(String)] });
+    await expect(p.import_trace({ path: "traces/broken.jsonl" })).rejects.toMatchObject({ code: "import.parse" });
+    await expect(p.open_topology({ path: "traces/support-otlp.json" })).rejects.toMatchObject({ code: "config.type" });
   });
 });

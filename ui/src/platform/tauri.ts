@@ -1,6 +1,5 @@
 import { Channel, invoke } from "@tauri-apps/api/core";
 import type { LiveEvent } from "../bindings/LiveEvent";
-import { open, save } from "@tauri-apps/plugin-dialog";
 import type { CommandName, Platform } from "./types";
 import { toPlatformError } from "./types";
 
@@ -16,19 +15,10 @@ export function createTauriPlatform(): Platform {
 
   return {
     kind: "tauri",
+    // The shell runs the dialogs, so it knows (and allows) the paths the user chose.
     dialogs: {
-      async pickOpenPath() {
-        const chosen = await open({
-          multiple: false,
-          directory: false,
-          filters: [{ name: "Topology", extensions: ["yaml", "yml", "json"] }],
-        });
-        return typeof chosen === "string" ? chosen : null;
-      },
-      async pickSavePath(defaultPath, filter) {
-        const chosen = await save({ defaultPath, filters: [filter] });
-        return chosen ?? null;
-      },
+      choose_open_path: (a) => call("choose_open_path", a),
+      choose_save_path: (a) => call("choose_save_path", a),
     },
     list_files: () => call("list_files", {}),
     open_topology: (a) => call("open_topology", a),
@@ -53,5 +43,10 @@ export function createTauriPlatform(): Platform {
     transfer_view: (a) => call("transfer_view", a),
     fact_lost_steps: (a) => call("fact_lost_steps", a),
     delete_run: (a) => call("delete_run", a),
+    provider_status: () => call("provider_status", {}),
+    set_provider_key: (a) => call("set_provider_key", a),
+    delete_provider_key: (a) => call("delete_provider_key", a),
+    import_trace: (a) => call("import_trace", { path: a.path, from: a.from ?? null }),
+    initial_file: () => call("initial_file", {}),
   };
 }

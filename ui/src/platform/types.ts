@@ -2,6 +2,7 @@ import type { ApiError } from "../bindings/ApiError";
 import type { Finding } from "../bindings/Finding";
 import type { LiveEvent } from "../bindings/LiveEvent";
 import type { OpenedTopology } from "../bindings/OpenedTopology";
+import type { ProviderStatus } from "../bindings/ProviderStatus";
 import type { RunOverview } from "../bindings/RunOverview";
 import type { RunSummary } from "../bindings/RunSummary";
 import type { StartRunArgs } from "../bindings/StartRunArgs";
@@ -31,12 +32,23 @@ export const EXPORT_LABELS: Record<ExportFormat, string> = {
   dot: "Graphviz DOT",
 };
 
-/** Native file dialogs, where the host has them (Tauri). */
+/** Providers the backend can call with a real model (the order of the Settings table). */
+export const REAL_PROVIDERS = ["openai", "openai-responses", "anthropic", "gemini", "openai-compatible"] as const;
+
+/** Formats `import_trace` reads (`auto` sniffs the file). */
+export const TRACE_FORMATS = ["auto", "openai-agents", "otlp", "adk"] as const;
+export type TraceFormat = (typeof TRACE_FORMATS)[number];
+
+/**
+ * Native file dialogs, where the host has them (Tauri). The backend runs them and remembers the
+ * chosen path as one the app may read and write (the app can touch only files the user chose,
+ * the bundled examples and its data folder).
+ */
 export interface NativeDialogs {
-  /** Asks for a topology file to open; null when cancelled. */
-  pickOpenPath(): Promise<string | null>;
+  /** Asks for a file to open; null when cancelled. */
+  choose_open_path(args: { extensions: string[]; label?: string }): Promise<string | null>;
   /** Asks where to save; null when cancelled. */
-  pickSavePath(defaultPath: string, filter: { name: string; extensions: string[] }): Promise<string | null>;
+  choose_save_path(args: { default_name: string; extensions: string[] }): Promise<string | null>;
 }
 
 /**
@@ -73,6 +85,16 @@ export interface Platform {
   /** Steps of the transfers where the fact was lost. */
   fact_lost_steps(args: { run_id: string; fact: string }): Promise<number[]>;
   delete_run(args: { run_id: string }): Promise<null>;
+
+  /** Each real provider: where its key comes from (never the key), its endpoint, whether it answers. */
+  provider_status(args?: Record<string, never>): Promise<ProviderStatus[]>;
+  /** Stores a key in the OS keyring. */
+  set_provider_key(args: { provider: string; key: string }): Promise<null>;
+  delete_provider_key(args: { provider: string }): Promise<null>;
+  /** Imports a trace file into the store, all or nothing; the ids of the runs it saved. */
+  import_trace(args: { path: string; from?: TraceFormat }): Promise<string[]>;
+  /** The file the app was started on (its command line); null where there is none. */
+  initial_file(args?: Record<string, never>): Promise<string | null>;
 }
 
 /** `StartRunArgs` as the UI sends it (the delay as a plain number, possibly null). */
@@ -81,7 +103,11 @@ export type StartRunInput = Omit<StartRunArgs, "mock_delay_ms"> & { mock_delay_m
 /** A live event, or the adapter's own word that the stream broke (the run may go on). */
 export type RunStreamEvent = LiveEvent | { type: "stream_error"; message: string };
 
-export type CommandName = Exclude<keyof Platform, "kind" | "dialogs" | "startRun"> | "start_run" | "run_events";
+export type CommandName =
+  | Exclude<keyof Platform, "kind" | "dialogs" | "startRun">
+  | keyof NativeDialogs
+  | "start_run"
+  | "run_events";
 
 /** Every failure from any host, as the backend's `{code, message}`. */
 export class PlatformError extends Error implements ApiError {

@@ -4,12 +4,14 @@ import { useMemo } from "react";
 import { usePlatform } from "../app/platform-hook";
 import { withLayout } from "../app/commands";
 import { edgeId, normalizeTopology } from "../model/topology";
-import type { Platform, RunStreamEvent } from "../platform/types";
+import type { Platform, RunStreamEvent, TraceFormat } from "../platform/types";
+import { fileName } from "../recent";
 import { cacheKey, neighbourTransfer, stepCache, useDebugger } from "../store/debugger";
 import { useDesigner } from "../store/designer";
 import { useRun } from "../store/run";
 import { useUi } from "../store/ui";
 import { isActive, newLiveRun } from "./live";
+import { runSource } from "./source";
 
 function message(e: unknown): string {
   if (e && typeof e === "object" && "message" in e) {
@@ -62,7 +64,7 @@ export function makeRunCommands(platform: Platform) {
     };
     try {
       const runId = await platform.startRun(
-        { topology: normalizeTopology(t), scenario, breakpoints, mock_delay_ms: latency > 0 ? latency : null, live: false },
+        { topology: normalizeTopology(t), scenario, breakpoints, mock_delay_ms: latency > 0 ? latency : null, live: run().useLive },
         onEvent,
       );
       const live = run().live;
@@ -185,6 +187,62 @@ export function makeRunCommands(platform: Platform) {
     }
   }
 
+  // ---------- imported traces ----------
+
+  /**
+   * Imports a trace file (all or nothing) and opens its first run in the debugger; throws the
+   * backend's error, naming the format, the line or byte, and what was expected.
+   */
+  async function importTraceOrThrow(path: string, from?: TraceFormat): Promise<string[]> {
+    ui().setBusy("Importing trace…");
+    let ids: string[];
+    try {
+      ids = await platform.import_trace(from && from !== "auto" ? { path, from } : { path });
+    } finally {
+      ui().setBusy(null);
+    }
+    run().bumpRuns();
+    const first = ids[0];
+    if (!first) {
+      ui().notify("info", `${fileName(path)} holds no runs`);
+      return ids;
+    }
+    ui().openDialog(null);
+    if (await openRun(first)) {
+      const source = runSource(dbg().overview?.summary ?? { source: null });
+      const more = ids.length > 1 ? `${ids.length} runs imported; showing the first. The others are in the Runs list of their topology.` : undefined;
+      const notes = source?.notes.length ? `Importer notes: ${source.notes.join("; ")}` : undefined;
+      ui().notify("success", `Imported ${fileName(path)}`, [more, notes].filter(Boolean).join(" ") || undefined);
+    }
+    return ids;
+  }
+
+  /** Like `importTraceOrThrow`, with failures shown as a toast; the imported run ids, or null. */
+  async function importTrace(path: string, from?: TraceFormat): Promise<string[] | null> {
+    try {
+      return await importTraceOrThrow(path, from);
+    } catch (e) {
+      ui().notify("error", `Could not import ${fileName(path)}`, message(e));
+      return null;
+    }
+  }
+
+  /** File → Open trace…: the native dialog where there is one, else Baton's own. */
+  async function openTrace(): Promise<string[] | null> {
+    if (!platform.dialogs) {
+      ui().openDialog("trace");
+      return null;
+    }
+    let path: string | null;
+    try {
+      path = await platform.dialogs.choose_open_path({ extensions: ["json", "jsonl"], label: "Trace" });
+    } catch (e) {
+      ui().notify("error", "Could not show the file dialog", message(e));
+      return null;
+    }
+    return path ? importTrace(path) : null;
+  }
+
   function nextTransfer(dir: 1 | -1): void {
     const s = dbg();
     const to = neighbourTransfer(s.transferSteps, s.cursor, dir);
@@ -199,6 +257,9 @@ export function makeRunCommands(platform: Platform) {
     toggleBreakpoint,
     deleteRun,
     openRun,
+    importTrace,
+    importTraceOrThrow,
+    openTrace,
     goTo,
     stepBy: (d: number) => goTo(dbg().cursor + d),
     nextTransfer: () => nextTransfer(1),

@@ -13,6 +13,8 @@ type RunStore = {
   breakpoints: Record<string, string[]>;
   /** Simulated latency of each mock model call (0: none). */
   latencyMs: number;
+  /** Run on each agent's configured real provider instead of the mock scripts. */
+  useLive: boolean;
   live: LiveRun | null;
   /** Identifies the live run's event stream (events of an older stream are ignored). */
   liveToken: number;
@@ -23,6 +25,7 @@ type RunStore = {
   toggleBreakpoint(topology: string, edge: string): void;
   setBreakpoints(topology: string, edges: string[]): void;
   setLatency(ms: number): void;
+  setUseLive(on: boolean): void;
   begin(live: LiveRun): number;
   apply(token: number, events: RunStreamEvent[]): void;
   clearLive(): void;
@@ -33,6 +36,7 @@ export const useRun = create<RunStore>()((set, get) => ({
   scenario: {},
   breakpoints: {},
   latencyMs: 0,
+  useLive: false,
   live: null,
   liveToken: 0,
   runsVersion: 0,
@@ -50,6 +54,9 @@ export const useRun = create<RunStore>()((set, get) => ({
   },
   setLatency(latencyMs) {
     set({ latencyMs });
+  },
+  setUseLive(useLive) {
+    set({ useLive });
   },
   begin(live) {
     const token = get().liveToken + 1;

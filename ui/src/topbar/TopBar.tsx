@@ -11,6 +11,8 @@ import {
   Maximize,
   Redo2,
   Save,
+  ScrollText,
+  Settings,
   Share,
   Undo2,
 } from "lucide-react";
@@ -62,10 +64,26 @@ function IconButton({
 
 export function TopBar({ commands, run }: { commands: Commands; run: RunCommands }) {
   const debug = useDebugger((s) => s.mode === "debug");
-  return debug ? <DebugTopBar run={run} /> : <DesignTopBar commands={commands} run={run} />;
+  return debug ? <DebugTopBar commands={commands} run={run} /> : <DesignTopBar commands={commands} run={run} />;
 }
 
-function DebugTopBar({ run }: { run: RunCommands }) {
+function OpenTraceButton({ run }: { run: RunCommands }) {
+  return (
+    <IconButton testId="menu-open-trace" label="Open trace…" keys={`${MOD}Shift+O`} onClick={() => void run.openTrace()}>
+      <ScrollText size={16} />
+    </IconButton>
+  );
+}
+
+function SettingsButton({ commands }: { commands: Commands }) {
+  return (
+    <IconButton testId="settings-open" label="Settings: model providers" onClick={commands.showSettings}>
+      <Settings size={16} />
+    </IconButton>
+  );
+}
+
+function DebugTopBar({ commands, run }: { commands: Commands; run: RunCommands }) {
   const overview = useDebugger((s) => s.overview);
   const runId = useDebugger((s) => s.runId);
   const s = overview?.summary;
@@ -96,12 +114,17 @@ function DebugTopBar({ run }: { run: RunCommands }) {
           <span className="busy">Opening run…</span>
         )}
       </div>
+      <div className="toolbar-group right">
+        <OpenTraceButton run={run} />
+        <SettingsButton commands={commands} />
+      </div>
     </header>
   );
 }
 
 function DesignTopBar({ commands, run }: { commands: Commands; run: RunCommands }) {
   const live = useRun((s) => s.live);
+  const useLive = useRun((s) => s.useLive);
   const running = isActive(live);
   const topology = useDesigner((s) => s.topology);
   const path = useDesigner((s) => s.path);
@@ -131,6 +154,7 @@ function DesignTopBar({ commands, run }: { commands: Commands; run: RunCommands 
           <FolderOpen size={16} />
         </IconButton>
         <RecentMenu commands={commands} />
+        <OpenTraceButton run={run} />
         <IconButton testId="menu-save" label="Save" keys={`${MOD}S`} onClick={() => void commands.save()} disabled={!hasDoc}>
           <Save size={16} />
         </IconButton>
@@ -183,13 +207,15 @@ function DesignTopBar({ commands, run }: { commands: Commands; run: RunCommands 
           data-testid="topbar-run"
           disabled={!hasDoc || running}
           onClick={() => void run.startRun()}
-          title={running ? "A run is going on (see the Run tab)" : "Run the topology on its scenario with mock models (F5)"}
+          title={running ? "A run is going on (see the Run tab)" : useLive ? "Run the topology on its scenario with real providers (F5)" : "Run the topology on its scenario with mock models (F5)"}
         >
           {running ? <Loader2 size={15} className="spin" /> : <Play size={15} />} Run
         </button>
         <button className="btn btn-primary" data-testid="export-open" disabled={!hasDoc} onClick={commands.showExport} title={`Export (${MOD}E)`}>
           <Share size={15} /> Export
         </button>
+        <div className="topbar-sep" />
+        <SettingsButton commands={commands} />
       </div>
     </header>
   );

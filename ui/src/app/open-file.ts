@@ -1,0 +1,55 @@
+// Opening "a file" whose kind is not known up front (the app's command line): a topology, or
+// else a trace to import and debug.
+import { PlatformError } from "../platform/types";
+
+export type OpenFileDeps = {
+  /** Opens a topology in the designer; throws the backend's error. */
+  openTopology(path: string): Promise<void>;
+  /** Imports a trace and opens its first run in the debugger; throws the backend's error. */
+  importTrace(path: string): Promise<void>;
+};
+
+export type FileKind = "topology" | "trace" | "either";
+
+/** `.yaml`/`.yml` are topologies, `.jsonl` traces; a `.json` (or anything else) may be either. */
+export function fileKind(path: string): FileKind {
+  if (/\.ya?ml$/i.test(path)) return "topology";
+  if (/\.jsonl$/i.test(path)) return "trace";
+  return "either";
+}
+
+/** Files that may hold a trace (the Open trace dialog lists them). */
+export const isTraceCandidate = (path: string) => /\.jsonl?$/i.test(path);
+
+/** A topology error: the file parsed but is not a valid topology (`config.*`). */
+export const isConfigError = (e: unknown) => e instanceof PlatformError && e.code.startsWith("config.");
+
+/**
+ * Opens `path` as a topology; when that fails because the file is not a topology (`config.*`),
+ * imports it as a trace. When both fail, the error says what each attempt found.
+ */
+export async function openTopologyOrTrace(path: string, deps: OpenFileDeps): Promise<"topology" | "trace"> {
+  const kind = fileKind(path);
+  if (kind === "topology") {
+    await deps.openTopology(path);
+    return "topology";
+  }
+  if (kind === "trace") {
+    await deps.importTrace(path);
+    return "trace";
+  }
+  try {
+    await deps.openTopology(path);
+    return "topology";
+  } catch (e) {
+    if (!isConfigError(e)) throw e;
+    try {
+      await deps.importTrace(path);
+      return "trace";
+    } catch (e2) {
+      const t = e as PlatformError;
+      const i = e2 instanceof PlatformError ? e2 : new PlatformError("import.failed", String(e2));
+      throw new PlatformError(i.code, `not a topology (${t.message}); not a trace either (${i.message})`);
+    }
+  }
+}

@@ -1,0 +1,240 @@
+// Settings: the model providers live runs can call. Which have a key and where it comes from,
+// whether their endpoint answers; store a key in the OS keyring or remove it. A stored key is
+// never shown (the backend does not even send it).
+import { CheckCircle2, KeyRound, Loader2, MinusCircle, RefreshCw, Trash2, XCircle } from "lucide-react";
+import { useCallback, useEffect, useState } from "react";
+import type { Platform } from "../platform/types";
+import { REAL_PROVIDERS } from "../platform/types";
+import { isConfigured, keySource, providerLabel, usesKeyring, type ProviderStatus } from "../run/providers";
+import { useProviders } from "../store/providers";
+import { useUi } from "../store/ui";
+import { Modal } from "./Modal";
+
+function message(e: unknown): string {
+  if (e && typeof e === "object" && "message" in e) return String((e as { message: unknown }).message);
+  return String(e);
+}
+
+export function SettingsDialog({ platform }: { platform: Platform }) {
+  const close = useCallback(() => useUi.getState().openDialog(null), []);
+  const statuses = useProviders((s) => s.statuses);
+  const checking = useProviders((s) => s.checking);
+  const error = useProviders((s) => s.error);
+  const refresh = useProviders((s) => s.refresh);
+
+  useEffect(() => {
+    void refresh(platform);
+  }, [platform, refresh]);
+
+  const rows = statuses ? [...statuses].sort((a, b) => order(a.provider) - order(b.provider)) : null;
+  const configured = rows?.filter((s) => isConfigured(s)).length ?? 0;
+
+  return (
+    <Modal
+      title="Settings"
+      subtitle="Model providers for live runs"
+      onClose={close}
+      width={940}
+      testId="settings-dialog"
+      footer={
+        <>
+          <span className="settings-foot muted small">
+            <KeyRound size={13} />
+            {platform.kind === "http"
+              ? "Keys are stored in the OS keyring of the machine running baton serve, and only ever sent to their provider."
+              : "Keys are stored in your OS keyring, and only ever sent to their provider."}
+          </span>
+          <div className="spacer" />
+          <button className="btn btn-primary" onClick={close}>
+            Done
+          </button>
+        </>
+      }
+    >
+      <div className="settings-head">
+        <div>
+          <h3>Model providers</h3>
+          <p className="muted small">
+            A key in the environment (e.g. <code>OPENAI_API_KEY</code>) wins over one stored here. Runs use the mock scripts unless “Use real providers” is on in
+            the Run panel.
+          </p>
+        </div>
+        <div className="spacer" />
+        {rows && (
+          <span className="muted small" data-testid="providers-summary">
+            {configured} of {rows.length} configured
+          </span>
+        )}
+        <button className="btn btn-secondary btn-sm" data-testid="providers-refresh" onClick={() => void refresh(platform)} disabled={checking}>
+          {checking ? <Loader2 size={13} className="spin" /> : <RefreshCw size={13} />} {checking ? "Checking…" : "Check again"}
+        </button>
+      </div>
+      {error && (
+        <div className="settings-error" role="alert" data-testid="providers-error">
+          Could not check the providers: {error}
+        </div>
+      )}
+      {!rows && !error && (
+        <div className="pane-empty small">
+          <Loader2 size={14} className="spin" /> Checking each provider's endpoint…
+        </div>
+      )}
+      {rows && (
+        <div className="prov-table" role="table" aria-label="Model providers" data-testid="provider-table" aria-busy={checking}>
+          <div className="prov-head" role="row">
+            <span role="columnheader">Provider</span>
+            <span role="columnheader">Key</span>
+            <span role="columnheader">Endpoint</span>
+            <span role="columnheader">Store a key</span>
+          </div>
+          {rows.map((s) => (
+            <ProviderRow key={s.provider} status={s} platform={platform} onChanged={() => refresh(platform)} />
+          ))}
+        </div>
+      )}
+    </Modal>
+  );
+}
+
+const order = (p: string) => {
+  const i = (REAL_PROVIDERS as readonly string[]).indexOf(p);
+  return i < 0 ? REAL_PROVIDERS.length : i;
+};
+
+function ProviderRow({ status: s, platform, onChanged }: { status: ProviderStatus; platform: Platform; onChanged: () => Promise<void> }) {
+  const [draft, setDraft] = useState("");
+  const [busy, setBusy] = useState<"save" | "delete" | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const configured = isConfigured(s);
+  const label = providerLabel(s.provider);
+  const notify = useUi((u) => u.notify);
+  const envKey = s.key?.startsWith("$") ? s.key : null;
+
+  async function save() {
+    const key = draft.trim();
+    if (!key) return;
+    setBusy("save");
+    setError(null);
+    try {
+      await platform.set_provider_key({ provider: s.provider, key });
+      setDraft("");
+      notify("success", `Stored the ${label} key`, "In the OS keyring. Checking the endpoint…");
+      await onChanged();
+    } catch (e) {
+      setError(message(e));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function remove() {
+    setBusy("delete");
+    setError(null);
+    try {
+      await platform.delete_provider_key({ provider: s.provider });
+      notify("success", `Removed the ${label} key from the OS keyring`);
+      await onChanged();
+    } catch (e) {
+      setError(message(e));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  const inputId = `provider-key-${s.provider}`;
+  return (
+    <div className="prov-row" role="row" data-testid="provider-row" data-provider={s.provider} data-configured={String(configured)} data-reachable={String(s.reachable)}>
+      <div className="prov-name" role="cell">
+        <span className={`provider-dot provider-${s.provider}`} />
+        <div>
+          <div className="prov-label">{label}</div>
+          <div className="prov-id mono">{s.provider}</div>
+        </div>
+      </div>
+      <div className="prov-key" role="cell" data-testid="provider-key-source">
+        {configured ? (
+          <span className="prov-badge is-ok">
+            <CheckCircle2 size={12} /> Configured
+          </span>
+        ) : (
+          <span className="prov-badge is-off">Not configured</span>
+        )}
+        {s.key ? (
+          <div className="prov-sub">via {s.key.startsWith("$") ? <code>{s.key}</code> : s.key}</div>
+        ) : configured ? (
+          <div className="prov-sub">{keySource(s)}</div>
+        ) : null}
+      </div>
+      <div className="prov-endpoint" role="cell">
+        <div className="prov-status" data-testid="provider-reachable" data-reachable={String(s.reachable)}>
+          {s.reachable ? (
+            <CheckCircle2 size={13} className="text-ok" />
+          ) : configured ? (
+            <XCircle size={13} className="text-error" />
+          ) : (
+            <MinusCircle size={13} className="muted" />
+          )}
+          <span>{s.reachable ? "Reachable" : configured ? "Not reachable" : "Not checked"}</span>
+        </div>
+        {s.base_url && (
+          <div className="prov-url mono" title={s.base_url}>
+            {s.base_url}
+          </div>
+        )}
+        <div className="prov-detail" title={s.detail} data-testid="provider-detail">
+          {s.detail}
+        </div>
+      </div>
+      <div className="prov-store" role="cell">
+        <form
+          className="prov-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save();
+          }}
+        >
+          <label className="sr-only" htmlFor={inputId}>
+            {label} API key
+          </label>
+          <input
+            id={inputId}
+            className="input input-sm mono"
+            type="password"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder={usesKeyring(s) ? "Replace the stored key…" : "Paste an API key…"}
+            value={draft}
+            disabled={busy !== null}
+            data-testid="provider-key-input"
+            onChange={(e) => setDraft(e.target.value)}
+          />
+          <button type="submit" className="btn btn-secondary btn-sm" data-testid="provider-key-save" disabled={busy !== null || draft.trim() === ""}>
+            {busy === "save" ? <Loader2 size={13} className="spin" /> : null} Save
+          </button>
+          {usesKeyring(s) && (
+            <button
+              type="button"
+              className="icon-btn sm danger"
+              data-testid="provider-key-delete"
+              aria-label={`Remove the ${label} key from the OS keyring`}
+              title="Remove the stored key"
+              disabled={busy !== null}
+              onClick={() => void remove()}
+            >
+              {busy === "delete" ? <Loader2 size={13} className="spin" /> : <Trash2 size={13} />}
+            </button>
+          )}
+        </form>
+        {error ? (
+          <div className="prov-error" role="alert" data-testid="provider-error">
+            {error}
+          </div>
+        ) : envKey ? (
+          <div className="prov-hint">{envKey} is used while it is set.</div>
+        ) : s.provider === "openai-responses" ? (
+          <div className="prov-hint">Shares the OpenAI key.</div>
+        ) : null}
+      </div>
+    </div>
+  );
+}

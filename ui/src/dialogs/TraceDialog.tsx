@@ -1,0 +1,148 @@
+// File → Open trace… where there is no native dialog (the browser): pick a JSON file the backend
+// lists, or type a path (JSON Lines files are not listed), then import it. The importer's error
+// (format, line or byte, what it expected) stays in the dialog so the path or format can be fixed.
+import { Activity, AlertOctagon, Loader2, Upload } from "lucide-react";
+import { useCallback, useEffect, useId, useState } from "react";
+import type { Platform } from "../platform/types";
+import { TRACE_FORMATS, type FileEntry, type TraceFormat } from "../platform/types";
+import { isTraceCandidate } from "../app/open-file";
+import type { RunCommands } from "../run/commands";
+import { useUi } from "../store/ui";
+import { Modal } from "./Modal";
+
+const FORMAT_OPTIONS: Record<TraceFormat, string> = {
+  auto: "Detect the format",
+  "openai-agents": "OpenAI Agents SDK spans",
+  otlp: "OTLP JSON (OpenTelemetry GenAI / OpenInference)",
+  adk: "Google ADK session",
+};
+
+export function TraceDialog({ platform, run }: { platform: Platform; run: RunCommands }) {
+  const close = useCallback(() => useUi.getState().openDialog(null), []);
+  const [files, setFiles] = useState<FileEntry[] | null>(null);
+  const [listError, setListError] = useState<string | null>(null);
+  const [path, setPath] = useState("");
+  const [format, setFormat] = useState<TraceFormat>("auto");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<{ code: string; message: string } | null>(null);
+  const pathId = useId();
+  const formatId = useId();
+
+  useEffect(() => {
+    let live = true;
+    platform
+      .list_files()
+      .then((f) => live && setFiles(f.filter((x) => isTraceCandidate(x.path))))
+      .catch((e: unknown) => live && setListError(e instanceof Error ? e.message : String(e)));
+    return () => {
+      live = false;
+    };
+  }, [platform]);
+
+  async function importPath(p: string) {
+    const target = p.trim();
+    if (!target || busy) return;
+    setPath(target);
+    setBusy(true);
+    setError(null);
+    try {
+      await run.importTraceOrThrow(target, format);
+    } catch (e) {
+      const code = e && typeof e === "object" && "code" in e ? String((e as { code: unknown }).code) : "import.failed";
+      const message = e && typeof e === "object" && "message" in e ? String((e as { message: unknown }).message) : String(e);
+      setError({ code, message });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal
+      title="Open trace"
+      subtitle="Import a run recorded by the OpenAI Agents SDK, OpenTelemetry (OTLP JSON) or Google ADK, and debug it"
+      onClose={close}
+      width={640}
+      testId="trace-dialog"
+      footer={
+        <>
+          <span className="muted small">Its runs are saved to the store; the first opens in the debugger.</span>
+          <div className="spacer" />
+          <button className="btn btn-ghost" onClick={close}>
+            Cancel
+          </button>
+          <button className="btn btn-primary" data-testid="trace-import" disabled={busy || path.trim() === ""} onClick={() => void importPath(path)}>
+            {busy ? <Loader2 size={15} className="spin" /> : <Upload size={15} />} Import
+          </button>
+        </>
+      }
+    >
+      <div className="file-list trace-files" data-testid="trace-files">
+        <div className="file-group">{platform.kind === "http" ? "JSON files under the folder Baton serves" : "JSON files"}</div>
+        {listError && <div className="file-error">Could not list files: {listError}</div>}
+        {!listError && files === null && <div className="file-loading">Loading…</div>}
+        {files !== null && files.length === 0 && <div className="file-loading">No JSON files here. Type the path of a trace below.</div>}
+        {files?.map((f) => (
+          <button
+            key={f.path}
+            className={`file-row${f.path === path ? " is-active" : ""}`}
+            data-testid="trace-file"
+            data-path={f.path}
+            onClick={() => {
+              setPath(f.path);
+              setError(null);
+            }}
+            onDoubleClick={() => void importPath(f.path)}
+          >
+            <Activity size={16} />
+            <span className="file-name">{f.name}</span>
+            {f.path !== f.name && <span className="file-path">{f.path}</span>}
+          </button>
+        ))}
+      </div>
+      <div className="trace-fields">
+        <div className="field trace-path">
+          <label className="field-label" htmlFor={pathId}>
+            Trace file
+          </label>
+          <input
+            id={pathId}
+            className="input mono"
+            placeholder={platform.kind === "http" ? "traces/run.jsonl (relative to the served folder)" : "path/to/trace.json"}
+            value={path}
+            spellCheck={false}
+            data-testid="trace-path-input"
+            onChange={(e) => {
+              setPath(e.target.value);
+              setError(null);
+            }}
+            onKeyDown={(e) => {
+              if (e.key === "Enter") void importPath(path);
+            }}
+          />
+        </div>
+        <div className="field trace-format">
+          <label className="field-label" htmlFor={formatId}>
+            Format
+          </label>
+          <select id={formatId} className="select" value={format} data-testid="trace-format" onChange={(e) => setFormat(e.target.value as TraceFormat)}>
+            {TRACE_FORMATS.map((f) => (
+              <option key={f} value={f}>
+                {FORMAT_OPTIONS[f]}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      {error && (
+        <div className="trace-error" role="alert" data-testid="trace-error" data-code={error.code}>
+          <AlertOctagon size={15} />
+          <div>
+            <div className="trace-error-title">Could not import this file</div>
+            <div className="trace-error-msg">{error.message}</div>
+            <div className="trace-error-code mono">{error.code}</div>
+          </div>
+        </div>
+      )}
+    </Modal>
+  );
+}
