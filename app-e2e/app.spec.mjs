@@ -20,6 +20,8 @@ const SHOT = join(REPO, "docs/screenshots/app-debugger.png");
 
 const work = mkdtempSync(join(tmpdir(), "baton-app-files-"));
 after(() => rmSync(work, { recursive: true, force: true }));
+/** Where a failing test leaves its screenshot (kept after the run). */
+const FAILURES = join(tmpdir(), "baton-app-e2e-failures");
 
 /** Starts the app on `file`; `fn(browser, app)`; always stops it (and keeps a screenshot on failure). */
 async function withApp(file, name, fn) {
@@ -28,7 +30,8 @@ async function withApp(file, name, fn) {
     await fn(app.browser, app);
   } catch (e) {
     try {
-      const path = join(work, `${name}-failure.png`);
+      mkdirSync(FAILURES, { recursive: true });
+      const path = join(FAILURES, `${name}.png`);
       screenshot(app.env, path);
       const text = await app.browser.execute(() => document.body.innerText.slice(0, 2000)).catch(() => "(no page text)");
       e.message += `\n--- screenshot: ${path}\n--- page text:\n${text}`;
@@ -43,6 +46,8 @@ async function withApp(file, name, fn) {
 
 const byId = (b, id) => b.$(`[data-testid="${id}"]`);
 const waitFor = (b, css, timeout = STEP) => b.$(css).waitForExist({ timeout });
+/** The text of the first element matching `css` (textContent: WebDriver's rendered text is unreliable on the canvas). */
+const textOf = (b, css) => b.execute((sel) => document.querySelector(sel)?.textContent ?? "", css);
 
 describe("the desktop app", { timeout: 15 * 60_000 }, () => {
   it("A: opens an example from its command line, renames an agent, saves with Ctrl+S", { timeout: 6 * 60_000 }, async () => {
@@ -53,7 +58,7 @@ describe("the desktop app", { timeout: 15 * 60_000 }, () => {
     await withApp(file, "a", async (b) => {
       await waitFor(b, '[data-testid="node-triage"]', START);
       assert.equal(await b.$('[data-testid="app"]').getAttribute("data-platform"), "tauri");
-      assert.match(await byId(b, "doc-title").getText(), /ticket-reopen\.yaml/);
+      assert.match(await textOf(b, '[data-testid="doc-title"]'), /ticket-reopen\.yaml/);
 
       // select the entry agent; its name is in the inspector
       await byId(b, "node-triage").click();
@@ -63,7 +68,7 @@ describe("the desktop app", { timeout: 15 * 60_000 }, () => {
       await name.click();
       await b.keys(["Control", "a"]);
       await b.keys("Front Desk");
-      await b.waitUntil(async () => (await byId(b, "node-triage").getText()).includes("Front Desk"), {
+      await b.waitUntil(async () => (await textOf(b, '[data-testid="node-triage"]')).includes("Front Desk"), {
         timeout: STEP,
         timeoutMsg: "the canvas did not show the new name",
       });
@@ -110,7 +115,7 @@ describe("the desktop app", { timeout: 15 * 60_000 }, () => {
 
       assert.equal(await b.$('[data-testid="fact-status"][data-fact="resolved-meaning"]').getAttribute("data-status"), "lost");
       assert.ok(await b.$('[data-testid="diff-item"][data-status="dropped"][data-kind="pinned_fact"]').isExisting(), "the pinned fact is dropped");
-      assert.equal(await byId(b, "diff-policy").getText(), "fields(ticket,status)");
+      assert.equal(await textOf(b, '[data-testid="diff-policy"]'), "fields(ticket,status)");
 
       await b.pause(400); // let the graph settle
       mkdirSync(dirname(SHOT), { recursive: true });

@@ -218,9 +218,12 @@ pub fn to_run(session: &Value) -> Result<RecordedRun, String> {
         }
         said.push((author, p));
     }
+    // Timestamps are seconds since the epoch; anything unrepresentable shows as the epoch.
     let ts = |t: f64| {
-        humantime::format_rfc3339_micros(std::time::UNIX_EPOCH + std::time::Duration::from_secs_f64(t.max(0.0)))
-            .to_string()
+        let d = std::time::Duration::try_from_secs_f64(t).unwrap_or_default();
+        let at =
+            std::time::UNIX_EPOCH.checked_add(d).filter(|_| t < 253_402_300_799.0).unwrap_or(std::time::UNIX_EPOCH);
+        humantime::format_rfc3339_micros(at).to_string()
     };
     Ok(RecordedRun {
         id: text(session.get("id")),

@@ -5,10 +5,13 @@ import type { Platform } from "./types";
 
 export type PlatformKind = Platform["kind"];
 
-/** Which adapter a page gets: Tauri when its internals are injected, else HTTP; `?platform=mock` forces mock. */
+/**
+ * Which adapter a page gets: Tauri when its internals are injected, else HTTP. `?platform=mock`
+ * forces mock; `?platform=http` forces HTTP (a `baton serve` page opened inside the app's webview).
+ */
 export function detectPlatformKind(win: { location: { search: string }; __TAURI_INTERNALS__?: unknown }): PlatformKind {
   const forced = new URLSearchParams(win.location.search).get("platform");
-  if (forced === "mock") return "mock";
+  if (forced === "mock" || forced === "http") return forced;
   if (win.__TAURI_INTERNALS__ !== undefined) return "tauri";
   return "http";
 }

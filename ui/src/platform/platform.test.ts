@@ -11,6 +11,7 @@ describe("adapter selection", () => {
     expect(detectPlatformKind({ location: { search: "" } })).toBe("http");
     expect(detectPlatformKind({ location: { search: "?platform=mock" }, __TAURI_INTERNALS__: {} })).toBe("mock");
     expect(detectPlatformKind({ location: { search: "?platform=other" } })).toBe("http");
+    expect(detectPlatformKind({ location: { search: "?platform=http" }, __TAURI_INTERNALS__: {} })).toBe("http");
   });
 });
 
