@@ -146,7 +146,7 @@ fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
         }
         if p.is_dir() && depth < 3 && !p.ends_with("node_modules") && !p.ends_with("target") {
             walk(&p, depth + 1, out);
-        } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml" || x == "json") {
+        } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml" || x == "json" || x == "jsonl") {
             out.push(p);
         }
     }
