@@ -11,9 +11,15 @@ deps:
 	@scripts/deps.sh
 	@scripts/pyenv.sh >/dev/null
 
-# The UI's dependencies (from the lock file) and its production build.
-ui: deps
-	cd ui && npm ci --no-audit --no-fund --loglevel=error && npm run build
+# The UI's dependencies (from the lock file, once per lock change) and its production build.
+ui/node_modules/.baton-stamp: ui/package-lock.json
+	cd ui && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.baton-stamp
+
+app-e2e/node_modules/.baton-stamp: app-e2e/package-lock.json
+	cd app-e2e && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.baton-stamp
+
+ui: deps ui/node_modules/.baton-stamp
+	cd ui && npm run build
 
 # The desktop app (debug build); prints the binary's path.
 app: ui
@@ -40,10 +46,10 @@ e2e: ui
 	cd ui && BATON_E2E_REQUIRE=1 npm run e2e
 
 # The real desktop app under Xvfb, driven by tauri-driver and WebKitWebDriver.
-app-test: app
+app-test: app app-e2e/node_modules/.baton-stamp
 	@command -v tauri-driver >/dev/null || $(CARGO) install tauri-driver --locked
 	$(CARGO) clippy -p baton-app -- -D warnings
-	cd app-e2e && npm ci --no-audit --no-fund --loglevel=error && npm test
+	cd app-e2e && npm test
 
 test: deps check
 	$(CARGO) test
