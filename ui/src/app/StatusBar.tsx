@@ -1,6 +1,6 @@
 import { useDesigner } from "../store/designer";
 import { useDebugger } from "../store/debugger";
-import type { Commands } from "./commands";
+import type { Commands } from "../commands/designer";
 
 const HOST: Record<string, string> = { tauri: "Desktop", http: "Browser · baton serve", mock: "Mock backend" };
 

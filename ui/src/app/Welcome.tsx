@@ -4,8 +4,8 @@ import type { FileEntry } from "../platform/types";
 import { BatonMark } from "../topbar/brand";
 import { MOD } from "../topbar/keys";
 import { useUi } from "../store/ui";
-import type { RunCommands } from "../run/commands";
-import type { Commands } from "./commands";
+import type { RunCommands } from "../commands/run";
+import type { Commands } from "../commands/designer";
 
 /** What the window shows before a topology is open. */
 export function Welcome({ commands, run }: { commands: Commands; run: RunCommands }) {

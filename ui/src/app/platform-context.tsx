@@ -1,5 +1,5 @@
 import { type ReactNode } from "react";
-import { PlatformContext } from "./platform-hook";
+import { PlatformContext } from "../commands/platform";
 import type { Platform } from "../platform/types";
 
 

@@ -14,7 +14,7 @@ import {
   type OnConnectEnd,
 } from "@xyflow/react";
 import { useCallback, useEffect, useMemo, useRef } from "react";
-import { useCommands } from "../app/commands";
+import { useCommands } from "../commands/designer";
 import { DEFAULT_NODE_SIZE } from "../model/sizes";
 import { setPositions } from "../model/topology";
 import type { Position } from "../model/types";

@@ -1,5 +1,5 @@
 import { Bot, Network, UserRound } from "lucide-react";
-import { useCommands } from "../app/commands";
+import { useCommands } from "../commands/designer";
 
 /** The floating palette over the canvas: add agents of each kind. */
 export function CanvasToolbar() {

@@ -17,7 +17,7 @@ import {
 import { useMemo, useRef, useState } from "react";
 import { DebugCanvas } from "../canvas/DebugCanvas";
 import { OutcomeBadge, StepKindIcon } from "../run/badges";
-import type { RunCommands } from "../run/commands";
+import type { RunCommands } from "../commands/run";
 import { durationMs, formatDuration, formatTokens, STEP_LABELS } from "../run/format";
 import { fileName } from "../recent";
 import { formatLabel, runSource } from "../run/source";

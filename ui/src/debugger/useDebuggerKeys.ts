@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import type { RunCommands } from "../run/commands";
+import type { RunCommands } from "../commands/run";
 
 /** Debug-mode keys: ←/→ step, N/Shift+N next/previous transfer, Home/End, Esc back to the editor. */
 export function useDebuggerKeys(commands: RunCommands, enabled: boolean, isModal: () => boolean) {

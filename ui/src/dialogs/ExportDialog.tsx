@@ -1,6 +1,6 @@
 import { Check, Copy, Download, Save } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
-import type { Commands } from "../app/commands";
+import type { Commands } from "../commands/designer";
 import { EXPORT_EXTENSIONS, EXPORT_FORMATS, EXPORT_LABELS, type ExportFormat } from "../platform/types";
 import { useDesigner } from "../store/designer";
 import { useUi } from "../store/ui";

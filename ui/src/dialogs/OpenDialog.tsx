@@ -1,6 +1,6 @@
 import { Clock, FileCode2, FileJson, FolderOpen, RefreshCw, Search } from "lucide-react";
 import { useCallback, useEffect, useMemo, useState } from "react";
-import type { Commands } from "../app/commands";
+import type { Commands } from "../commands/designer";
 import type { FileEntry } from "../platform/types";
 import { useUi } from "../store/ui";
 import { Modal } from "./Modal";

@@ -1,6 +1,6 @@
 // The promise-backed dialogs: unsaved-changes confirmation and the path prompt.
 import { useState } from "react";
-import { usePrompt, type PathPrompt as PathPromptRequest } from "../app/prompt";
+import { usePrompt, type PathPrompt as PathPromptRequest } from "../store/prompt";
 import { useUi } from "../store/ui";
 import { Modal } from "./Modal";
 

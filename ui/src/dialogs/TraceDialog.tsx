@@ -5,8 +5,8 @@ import { Activity, AlertOctagon, Loader2, Upload } from "lucide-react";
 import { useCallback, useEffect, useId, useState } from "react";
 import type { Platform } from "../platform/types";
 import { TRACE_FORMATS, type FileEntry, type TraceFormat } from "../platform/types";
-import { isTraceCandidate } from "../app/open-file";
-import type { RunCommands } from "../run/commands";
+import { isTraceCandidate } from "../commands/open-file";
+import type { RunCommands } from "../commands/run";
 import { useUi } from "../store/ui";
 import { Modal } from "./Modal";
 

@@ -1,6 +1,6 @@
 // Live lint: after each change (debounced) ask the backend for findings; stale answers are dropped.
 import { useEffect } from "react";
-import { usePlatform } from "../app/platform-hook";
+import { usePlatform } from "../commands/platform";
 import { useDesigner } from "../store/designer";
 
 export const LINT_DEBOUNCE_MS = 200;

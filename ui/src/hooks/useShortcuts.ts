@@ -1,7 +1,7 @@
 // Global keyboard shortcuts. Delete is React Flow's (it knows the canvas selection).
 import { useEffect } from "react";
-import type { Commands } from "../app/commands";
-import type { RunCommands } from "../run/commands";
+import type { Commands } from "../commands/designer";
+import type { RunCommands } from "../commands/run";
 import { useDebugger } from "../store/debugger";
 import { useUi } from "../store/ui";
 

@@ -1,6 +1,6 @@
 // Warn before the page or window closes with unsaved changes.
 import { useEffect } from "react";
-import type { Commands } from "../app/commands";
+import type { Commands } from "../commands/designer";
 import { selectDirty, useDesigner } from "../store/designer";
 
 export function useUnsavedGuard(commands: Commands) {

@@ -1,5 +1,5 @@
 import { GitMerge, Trash2 } from "lucide-react";
-import { useCommands } from "../app/commands";
+import { useCommands } from "../commands/designer";
 import { edgeId, orderChain } from "../model/topology";
 import { useDesigner } from "../store/designer";
 import { AgentInspector } from "./AgentInspector";

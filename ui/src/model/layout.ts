@@ -1,6 +1,6 @@
 // Auto-layout with ELK's layered algorithm, left to right (graph algorithms stay out of components).
 import type { Edge, Position, Topology } from "./types";
-import { edgeId, edgeLabel } from "./topology";
+import { edgeId, edgeLabel, setPositions, unplacedAgents } from "./topology";
 
 import { DEFAULT_NODE_SIZE } from "./sizes";
 
@@ -60,4 +60,10 @@ export async function autoLayout(t: Topology, sizes: Sizes = {}): Promise<Record
     positions[c.id] = { x: Math.round(c.x ?? 0), y: Math.round(c.y ?? 0) };
   }
   return positions;
+}
+
+/** Lays out agents that have no position yet (all of them, with ELK, when any is missing). */
+export async function withLayout(t: Topology, sizes: Sizes = {}): Promise<Topology> {
+  if (unplacedAgents(t).length === 0) return t;
+  return setPositions(t, await autoLayout(t, sizes));
 }

@@ -4,7 +4,7 @@ import { ChevronDown, ChevronUp, Loader2, Pause } from "lucide-react";
 import { useRef, type ReactNode } from "react";
 import { SeverityIcon } from "../canvas/icons";
 import { isActive } from "../run/live";
-import type { RunCommands } from "../run/commands";
+import type { RunCommands } from "../commands/run";
 import { useDesigner } from "../store/designer";
 import { useRun } from "../store/run";
 import { useUi, type BottomTab } from "../store/ui";

@@ -1,5 +1,5 @@
 import { CheckCircle2 } from "lucide-react";
-import { useCommands } from "../app/commands";
+import { useCommands } from "../commands/designer";
 import { SeverityIcon } from "../canvas/icons";
 import { severityRank } from "../canvas/lint";
 import { useDesigner } from "../store/designer";

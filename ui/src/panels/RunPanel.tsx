@@ -6,7 +6,7 @@ import { Timeline } from "../debugger/Timeline";
 import { agentLookups } from "../debugger/lookups";
 import { edgeId } from "../model/topology";
 import { OutcomeBadge } from "../run/badges";
-import type { RunCommands } from "../run/commands";
+import type { RunCommands } from "../commands/run";
 import { durationMs, formatDuration, formatTokens } from "../run/format";
 import { isActive, type LiveRun } from "../run/live";
 import { isConfigured, unconfiguredAgents } from "../run/providers";

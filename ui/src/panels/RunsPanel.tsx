@@ -3,7 +3,7 @@
 import { Bug, Columns2, Pin, RefreshCw, Trash2 } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { OutcomeBadge } from "../run/badges";
-import type { RunCommands } from "../run/commands";
+import type { RunCommands } from "../commands/run";
 import { durationMs, formatDuration, formatTokens, formatWhen } from "../run/format";
 import { formatLabel, runSource } from "../run/source";
 import { num, type RunSummary } from "../run/types";

@@ -17,9 +17,9 @@ import {
   Undo2,
 } from "lucide-react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
-import type { Commands } from "../app/commands";
+import type { Commands } from "../commands/designer";
 import { OutcomeBadge } from "../run/badges";
-import type { RunCommands } from "../run/commands";
+import type { RunCommands } from "../commands/run";
 import { isActive } from "../run/live";
 import { useDebugger } from "../store/debugger";
 import { useRun } from "../store/run";

@@ -2,24 +2,23 @@
 // call time, so the returned object is stable and cheap to pass around.
 import { useReactFlow } from "@xyflow/react";
 import { useMemo } from "react";
-import { DEFAULT_NODE_SIZE, autoLayout } from "../model/layout";
+import { DEFAULT_NODE_SIZE, autoLayout, withLayout } from "../model/layout";
 import {
   addAgent as addAgentOp,
   edgeId,
   normalizeTopology,
   orderChain,
   setPositions,
-  unplacedAgents,
 } from "../model/topology";
-import type { AgentKind, Finding, Position, Topology } from "../model/types";
+import type { AgentKind, Finding, Position } from "../model/types";
 import { EXPORT_EXTENSIONS, EXPORT_LABELS, type ExportFormat, type Platform } from "../platform/types";
 import { fileName } from "../recent";
 import { useDebugger } from "../store/debugger";
 import { selectDirty, useDesigner } from "../store/designer";
 import { useUi } from "../store/ui";
-import { usePlatform } from "./platform-hook";
+import { usePlatform } from "./platform";
 import { openTopologyOrTrace } from "./open-file";
-import { usePrompt } from "./prompt";
+import { usePrompt } from "../store/prompt";
 
 export type Commands = ReturnType<typeof makeCommands>;
 
@@ -30,12 +29,6 @@ function describe(e: unknown): string {
 
 function errorCode(e: unknown): string | undefined {
   return e && typeof e === "object" && "code" in e ? String((e as { code: unknown }).code) : undefined;
-}
-
-/** Lays out agents that have no position yet (all of them, with ELK, when any is missing). */
-export async function withLayout(t: Topology, sizes: Record<string, { width: number; height: number }> = {}): Promise<Topology> {
-  if (unplacedAgents(t).length === 0) return t;
-  return setPositions(t, await autoLayout(t, sizes));
 }
 
 type FlowApi = Pick<ReturnType<typeof useReactFlow>, "fitView" | "screenToFlowPosition">;

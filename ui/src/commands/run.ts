@@ -1,8 +1,8 @@
 // What the Run panel, the Runs list and the debugger do, bound to a platform. Like the designer's
 // commands, they read the stores at call time, so the object is stable.
 import { useMemo } from "react";
-import { usePlatform } from "../app/platform-hook";
-import { withLayout } from "../app/commands";
+import { usePlatform } from "./platform";
+import { withLayout } from "../model/layout";
 import { edgeId, normalizeTopology } from "../model/topology";
 import type { Platform, RunStreamEvent, TraceFormat } from "../platform/types";
 import { fileName } from "../recent";
@@ -10,8 +10,8 @@ import { cacheKey, neighbourTransfer, stepCache, useDebugger } from "../store/de
 import { useDesigner } from "../store/designer";
 import { useRun } from "../store/run";
 import { useUi } from "../store/ui";
-import { isActive, newLiveRun } from "./live";
-import { runSource } from "./source";
+import { isActive, newLiveRun } from "../run/live";
+import { runSource } from "../run/source";
 
 function message(e: unknown): string {
   if (e && typeof e === "object" && "message" in e) {
