@@ -18,13 +18,14 @@ pub enum RefactorError {
     NoChain(String),
 }
 
-impl RefactorError {
-    pub fn code(&self) -> &'static str {
+impl crate::error::Coded for RefactorError {
+    fn code(&self) -> crate::error::ErrorCode {
+        use crate::error::ErrorCode as C;
         match self {
-            RefactorError::UnknownEdge(_) => "refactor.unknown_edge",
-            RefactorError::NotAHandoff(_) => "refactor.not_handoff",
-            RefactorError::NotAChain(..) => "refactor.not_chain",
-            RefactorError::NoChain(_) => "refactor.no_chain",
+            RefactorError::UnknownEdge(_) => C::RefactorUnknownEdge,
+            RefactorError::NotAHandoff(_) => C::RefactorNotHandoff,
+            RefactorError::NotAChain(..) => C::RefactorNotChain,
+            RefactorError::NoChain(_) => C::RefactorNoChain,
         }
     }
 }

@@ -4,6 +4,7 @@
 mod common;
 
 use baton::config::{self, ConfigError, Format};
+use baton::error::Coded;
 use baton::topology::*;
 use proptest::prelude::*;
 use std::collections::BTreeMap;
@@ -194,7 +195,7 @@ fn yaml_syntax_error_has_file_line_and_column() {
         other => panic!("expected a parse error, got {other:?}"),
     }
     assert!(e.to_string().starts_with("t.yaml:"), "{e}");
-    assert_eq!(e.code(), "config.syntax");
+    assert_eq!(e.code().as_str(), "config.syntax");
 }
 
 #[test]
@@ -214,7 +215,7 @@ fn wrong_type_names_the_field_path() {
     assert_eq!(field, "agents[0].model.temperature");
     assert_eq!(*line, 7);
     assert!(message.contains("agents[0].model.temperature"), "{message}");
-    assert_eq!(e.code(), "config.type");
+    assert_eq!(e.code().as_str(), "config.type");
 }
 
 #[test]
@@ -248,7 +249,7 @@ fn newer_version_is_refused_clearly() {
 #[test]
 fn missing_file_is_a_read_error() {
     let e = config::load(std::path::Path::new("/nonexistent/t.yaml")).unwrap_err();
-    assert_eq!(e.code(), "config.read");
+    assert_eq!(e.code().as_str(), "config.read");
     assert!(e.to_string().contains("/nonexistent/t.yaml"));
 }
 

@@ -325,7 +325,7 @@ fn traces_round_trip_and_the_cli_prints_them() {
     for key in ["status", "reason", "owner", "final_output"] {
         assert!(v["outcome"].get(key).is_some(), "outcome lacks {key}");
     }
-    let trace = Trace::from_json(&json).unwrap();
+    let trace = Trace::from_json(&json, "trace.json").unwrap();
     assert_eq!(serde_json::to_value(&trace).unwrap(), v, "the trace round-trips");
     let shown = baton(&["trace", "show", out.to_str().unwrap()]);
     assert_eq!(stdout(&shown), text, "trace show prints the same timeline");

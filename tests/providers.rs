@@ -564,7 +564,7 @@ fn mixed_providers_live_and_keys_never_leak() {
     let text = stdout(&o);
     assert!(o.status.success(), "{}\n{text}", stderr(&o));
     assert!(text.contains("final output: Fixed on Gemini."), "{text}");
-    let trace = Trace::from_json(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let trace = Trace::from_file(&out).unwrap();
     assert_eq!(trace.transfers.len(), 2);
     assert_eq!(trace.providers["billing"], "anthropic:claude-sonnet-4-5");
     assert_eq!(oa.requests()[0].headers["authorization"], format!("Bearer {}", canary[0]));

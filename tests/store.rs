@@ -5,6 +5,7 @@
 mod common;
 
 use baton::engine::{RunOptions, run_mock};
+use baton::error::Coded;
 use baton::store::{Store, StoreError};
 use baton::trace::{OutcomeStatus, Trace};
 use common::*;
@@ -136,7 +137,7 @@ fn a_corrupt_file_is_refused_unchanged() {
     std::fs::write(&path, &junk).unwrap();
     let e = rt().block_on(Store::open(&path.display().to_string())).err().unwrap();
     assert!(matches!(e, StoreError::Corrupt { .. }), "{e}");
-    assert_eq!(e.code(), "store.corrupt");
+    assert_eq!(e.code().as_str(), "store.corrupt");
     assert_eq!(std::fs::read(&path).unwrap(), junk, "the file is unchanged");
 }
 
@@ -232,13 +233,13 @@ fn the_cli_saves_lists_shows_exports_and_deletes_runs() {
     assert!(stdout(&shown).contains("!! fact LOST: resolved-meaning"));
     let out = dir.path().join("t.json");
     assert!(baton(&["trace", "export", &id, "--to", "json", "-o", out.to_str().unwrap(), "--db", db]).status.success());
-    let t = Trace::from_json(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let t = Trace::from_file(&out).unwrap();
     assert_eq!(t.run_id.as_deref(), Some(id.as_str()));
     assert_eq!(t.transfers.len(), 2);
     assert!(baton(&["runs", "delete", &id, "--db", db]).status.success());
     let list = baton(&["runs", "list", "--format", "json", "--db", db]);
     assert_eq!(stdout(&list).trim(), "[]");
     let missing = baton(&["runs", "show", &id, "--db", db]);
-    assert_eq!(missing.status.code(), Some(2));
+    assert_eq!(missing.status.code(), Some(3));
     assert!(stderr(&missing).contains("no run with id"));
 }

@@ -1,103 +1,21 @@
-//! Tauri commands: one-liners over `baton::api::Api`. Arguments keep the names the HTTP host
-//! uses (`run_id`, not `runId`), so the UI's two adapters send the same objects.
+//! The app's Tauri commands. Every core command goes through one: `call`, which hands the
+//! command's name and JSON arguments to the core's declared command list (`baton::api`), the
+//! same list `baton serve` exposes over HTTP. Only what needs the window lives here: the native
+//! file dialogs.
 
 use crate::paths;
-use baton::api::{Api, ApiError, LiveEvent, StartRunArgs};
-use serde_json::{Value, json};
+use baton::api::{Api, ApiError};
+use serde_json::Value;
 use std::sync::Arc;
-use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager, State};
 use tauri_plugin_dialog::DialogExt;
 
-type Api_<'a> = State<'a, Arc<Api>>;
-type Res = Result<Value, ApiError>;
+type ApiState<'a> = State<'a, Arc<Api>>;
 
-/// The file given on the command line, if any.
-pub struct InitialFile(pub Option<String>);
-
+/// Any command of the core's list, by name.
 #[tauri::command(rename_all = "snake_case")]
-pub async fn list_files(api: Api_<'_>) -> Res {
-    api.dispatch("list_files", json!({})).await
-}
-
-#[tauri::command(rename_all = "snake_case")]
-pub async fn open_topology(api: Api_<'_>, path: String) -> Res {
-    api.dispatch("open_topology", json!({ "path": path })).await
-}
-
-#[tauri::command(rename_all = "snake_case")]
-pub async fn new_topology(api: Api_<'_>, name: String) -> Res {
-    api.dispatch("new_topology", json!({ "name": name })).await
-}
-
-#[tauri::command(rename_all = "snake_case")]
-pub async fn save_topology(api: Api_<'_>, topology: Value, path: String) -> Res {
-    api.dispatch("save_topology", json!({ "topology": topology, "path": path })).await
-}
-
-#[tauri::command(rename_all = "snake_case")]
-pub async fn write_text(api: Api_<'_>, path: String, text: String) -> Res {
-    api.dispatch("write_text", json!({ "path": path, "text": text })).await
-}
-
-#[tauri::command(rename_all = "snake_case")]
-pub async fn lint_topology(api: Api_<'_>, topology: Value) -> Res {
-    api.dispatch("lint_topology", json!({ "topology": topology })).await
-}
-
-#[tauri::command(rename_all = "snake_case")]
-pub async fn export_topology(api: Api_<'_>, topology: Value, format: String) -> Res {
-    api.dispatch("export_topology", json!({ "topology": topology, "format": format })).await
-}
-
-#[tauri::command(rename_all = "snake_case")]
-pub async fn refactor_supervisor(api: Api_<'_>, topology: Value, chain: Option<Vec<String>>) -> Res {
-    api.dispatch("refactor_supervisor", json!({ "topology": topology, "chain": chain })).await
-}
-
-#[tauri::command(rename_all = "snake_case")]
-pub async fn start_run(api: Api_<'_>, args: StartRunArgs, on_event: Channel<LiveEvent>) -> Result<String, ApiError> {
-    api.start_run(args, Some(Box::new(move |e: &LiveEvent| drop(on_event.send(e.clone()))))).await
-}
-
-#[tauri::command(rename_all = "snake_case")]
-pub async fn cancel_run(api: Api_<'_>, run_id: String) -> Res {
-    api.dispatch("cancel_run", json!({ "run_id": run_id })).await
-}
-
-#[tauri::command(rename_all = "snake_case")]
-pub async fn resume_run(api: Api_<'_>, run_id: String) -> Res {
-    api.dispatch("resume_run", json!({ "run_id": run_id })).await
-}
-
-#[tauri::command(rename_all = "snake_case")]
-pub async fn list_runs(api: Api_<'_>, topology: Option<String>) -> Res {
-    api.dispatch("list_runs", json!({ "topology": topology })).await
-}
-
-#[tauri::command(rename_all = "snake_case")]
-pub async fn run_overview(api: Api_<'_>, run_id: String) -> Res {
-    api.dispatch("run_overview", json!({ "run_id": run_id })).await
-}
-
-#[tauri::command(rename_all = "snake_case")]
-pub async fn step_view(api: Api_<'_>, run_id: String, step: u32) -> Res {
-    api.dispatch("step_view", json!({ "run_id": run_id, "step": step })).await
-}
-
-#[tauri::command(rename_all = "snake_case")]
-pub async fn transfer_view(api: Api_<'_>, run_id: String, index: u32) -> Res {
-    api.dispatch("transfer_view", json!({ "run_id": run_id, "index": index })).await
-}
-
-#[tauri::command(rename_all = "snake_case")]
-pub async fn fact_lost_steps(api: Api_<'_>, run_id: String, fact: String) -> Res {
-    api.dispatch("fact_lost_steps", json!({ "run_id": run_id, "fact": fact })).await
-}
-
-#[tauri::command(rename_all = "snake_case")]
-pub async fn delete_run(api: Api_<'_>, run_id: String) -> Res {
-    api.dispatch("delete_run", json!({ "run_id": run_id })).await
+pub async fn call(api: ApiState<'_>, command: String, args: Value) -> Result<Value, ApiError> {
+    api.dispatch(&command, args).await
 }
 
 /// Remembers a path the user chose, for this session and the next.
@@ -112,7 +30,7 @@ fn allow(app: &AppHandle, api: &Api, path: &std::path::Path) {
 #[tauri::command(rename_all = "snake_case")]
 pub async fn choose_open_path(
     app: AppHandle,
-    api: Api_<'_>,
+    api: ApiState<'_>,
     extensions: Vec<String>,
     label: Option<String>,
 ) -> Result<Option<String>, ApiError> {
@@ -130,7 +48,7 @@ pub async fn choose_open_path(
 #[tauri::command(rename_all = "snake_case")]
 pub async fn choose_save_path(
     app: AppHandle,
-    api: Api_<'_>,
+    api: ApiState<'_>,
     default_name: String,
     extensions: Vec<String>,
 ) -> Result<Option<String>, ApiError> {
@@ -141,30 +59,4 @@ pub async fn choose_save_path(
         allow(&app, &api, &p);
         p.display().to_string()
     }))
-}
-
-/// The file given on the command line (the UI opens it at start).
-#[tauri::command(rename_all = "snake_case")]
-pub fn initial_file(initial: State<'_, InitialFile>) -> Option<String> {
-    initial.0.clone()
-}
-
-#[tauri::command(rename_all = "snake_case")]
-pub async fn provider_status(api: Api_<'_>) -> Res {
-    api.dispatch("provider_status", json!({})).await
-}
-
-#[tauri::command(rename_all = "snake_case")]
-pub async fn set_provider_key(api: Api_<'_>, provider: String, key: String) -> Res {
-    api.dispatch("set_provider_key", json!({ "provider": provider, "key": key })).await
-}
-
-#[tauri::command(rename_all = "snake_case")]
-pub async fn delete_provider_key(api: Api_<'_>, provider: String) -> Res {
-    api.dispatch("delete_provider_key", json!({ "provider": provider })).await
-}
-
-#[tauri::command(rename_all = "snake_case")]
-pub async fn import_trace(api: Api_<'_>, path: String, from: Option<String>) -> Res {
-    api.dispatch("import_trace", json!({ "path": path, "from": from })).await
 }

@@ -1,7 +1,7 @@
 //! Which files a host may read and write: `baton serve` confines every path to its root
 //! directory; the desktop app reaches the paths its user chose in a native dialog.
 
-use super::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::path::{Component, Path, PathBuf};
@@ -16,6 +16,8 @@ pub struct FileEntry {
 
 #[derive(Debug, Clone)]
 pub enum FileAccess {
+    /// Any path (the CLI: the user names the file on the command line).
+    Any,
     /// Paths are relative to this directory and may not leave it.
     Root(PathBuf),
     /// Only paths the user chose in a native dialog (or gave on the command line), the bundled
@@ -24,7 +26,10 @@ pub enum FileAccess {
 }
 
 fn denied(path: &str) -> ApiError {
-    ApiError::new("files.denied", format!("'{path}' is outside the directory Baton serves; use a path inside it"))
+    ApiError::new(
+        ErrorCode::FilesDenied,
+        format!("'{path}' is outside the directory Baton serves; use a path inside it"),
+    )
 }
 
 impl FileAccess {
@@ -48,13 +53,14 @@ impl FileAccess {
     pub fn allowed(&self) -> Vec<PathBuf> {
         match self {
             FileAccess::Chosen { allowed, .. } => allowed.lock().expect("allowed lock").iter().cloned().collect(),
-            FileAccess::Root(_) => vec![],
+            FileAccess::Root(_) | FileAccess::Any => vec![],
         }
     }
 
     /// The path to read.
     pub fn resolve(&self, path: &str) -> Result<PathBuf, ApiError> {
         match self {
+            FileAccess::Any => Ok(PathBuf::from(path)),
             FileAccess::Chosen { examples, data_dir, allowed } => {
                 let p = PathBuf::from(path);
                 let under = |dir: &Option<PathBuf>| {
@@ -68,7 +74,7 @@ impl FileAccess {
                     Ok(p)
                 } else {
                     Err(ApiError::new(
-                        "files.denied",
+                        ErrorCode::FilesDenied,
                         format!(
                             "Baton only opens and saves files you choose: pick '{path}' with File → Open or Save As"
                         ),
@@ -96,7 +102,7 @@ impl FileAccess {
         let full = self.resolve(path)?;
         if let FileAccess::Root(root) = self {
             let parent = full.parent().unwrap_or(root).canonicalize().map_err(|e| {
-                ApiError::new("files.write", format!("cannot write '{path}': its folder does not exist ({e})"))
+                ApiError::new(ErrorCode::ConfigWrite, format!("cannot write '{path}': its folder does not exist ({e})"))
             })?;
             if !parent.starts_with(root.canonicalize().unwrap_or(root.clone())) {
                 return Err(denied(path));
@@ -109,7 +115,7 @@ impl FileAccess {
     pub fn display(&self, p: &Path) -> String {
         match self {
             FileAccess::Root(root) => p.strip_prefix(root).unwrap_or(p).display().to_string(),
-            FileAccess::Chosen { .. } => p.display().to_string(),
+            FileAccess::Chosen { .. } | FileAccess::Any => p.display().to_string(),
         }
     }
 
@@ -119,6 +125,7 @@ impl FileAccess {
         let dir = match self {
             FileAccess::Root(r) => Some(r.clone()),
             FileAccess::Chosen { examples, .. } => examples.clone(),
+            FileAccess::Any => None,
         };
         let Some(dir) = dir else { return Ok(vec![]) };
         let mut out = vec![];

@@ -1,14 +1,22 @@
-//! Argument parsing and output formatting for the `baton` CLI. Exit codes: 0 success, 1 the
-//! command ran and found errors (lint errors, a failed run), 2 bad input (unreadable file,
-//! parse error, bad arguments).
+//! The `baton` command line: clap arguments, one module per command, one printer. Every
+//! command calls the core's typed functions (`baton::api`), the same the desktop app and
+//! `baton serve` reach. Exit codes: 0 success; 1 the command ran and found problems (lint
+//! errors, a failed run); otherwise the error's category: 2 bad input, 3 not found, 4 busy
+//! (a locked store), 5 internal.
 
-mod import_cmd;
-mod provider_cmds;
-mod run_cmds;
-mod serve_cmd;
-mod store_cmds;
-mod topology_cmds;
+mod args;
+mod export;
+mod lint;
+mod print;
+mod providers;
+mod refactor;
+mod run;
+mod runs;
+mod serve;
+mod trace;
+mod validate;
 
+use baton::api::ApiError;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
@@ -21,42 +29,33 @@ pub struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Check that a topology file parses and that its references resolve.
-    Validate(topology_cmds::ValidateArgs),
+    Validate(validate::Args),
     /// Static checks: loops, unreachable agents, tool clashes, trust-versus-verify.
-    Lint(topology_cmds::LintArgs),
+    Lint(lint::Args),
     /// Export a topology to config, code or a drawing.
-    Export(topology_cmds::ExportArgs),
+    Export(export::Args),
     /// Rewrite a topology.
     #[command(subcommand)]
-    Refactor(topology_cmds::RefactorCmd),
+    Refactor(refactor::Cmd),
     /// Print the JSON Schema of the topology format.
     Schema,
     /// Run a scenario of a topology (mock provider by default) and print its timeline or trace.
-    Run(run_cmds::RunArgs),
+    Run(run::Args),
     /// List, show and delete saved runs.
     #[command(subcommand)]
-    Runs(store_cmds::RunsCmd),
+    Runs(runs::Cmd),
     /// Serve the UI and the command layer over HTTP on 127.0.0.1 (browser tests, development).
-    Serve(serve_cmd::ServeArgs),
+    Serve(serve::Args),
     /// Check model providers; manage their keys in the OS keyring.
     #[command(subcommand)]
-    Providers(provider_cmds::ProvidersCmd),
-    /// Work with traces.
+    Providers(providers::Cmd),
+    /// Work with traces: show, import from other frameworks, export.
     #[command(subcommand)]
-    Trace(run_cmds::TraceCmd),
+    Trace(trace::Cmd),
 }
 
-/// A failure to report: message on stderr, and the exit code.
-pub struct Failure {
-    pub code: i32,
-    pub message: String,
-}
-
-impl Failure {
-    pub fn input(message: impl std::fmt::Display) -> Failure {
-        Failure { code: 2, message: message.to_string() }
-    }
-}
+/// What a command returns: its exit code, or the error to report.
+pub type Outcome = Result<i32, ApiError>;
 
 pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
@@ -68,15 +67,15 @@ pub fn main() -> i32 {
         }
     };
     let result = match cli.command {
-        Command::Validate(a) => topology_cmds::validate(a),
-        Command::Lint(a) => topology_cmds::lint(a),
-        Command::Export(a) => topology_cmds::export(a),
-        Command::Refactor(c) => topology_cmds::refactor(c),
-        Command::Run(a) => run_cmds::run(a),
-        Command::Trace(c) => run_cmds::trace(c),
-        Command::Runs(c) => store_cmds::runs(c),
-        Command::Serve(a) => serve_cmd::serve(a),
-        Command::Providers(c) => provider_cmds::providers(c),
+        Command::Validate(a) => validate::run(a),
+        Command::Lint(a) => lint::run(a),
+        Command::Export(a) => export::run(a),
+        Command::Refactor(c) => refactor::run(c),
+        Command::Run(a) => run::run(a),
+        Command::Trace(c) => trace::run(c),
+        Command::Runs(c) => runs::run(c),
+        Command::Serve(a) => serve::run(a),
+        Command::Providers(c) => providers::run(c),
         Command::Schema => {
             print!("{}", baton::config::topology_schema());
             Ok(0)
@@ -84,9 +83,9 @@ pub fn main() -> i32 {
     };
     match result {
         Ok(code) => code,
-        Err(f) => {
-            eprintln!("error: {}", f.message);
-            f.code
+        Err(e) => {
+            eprintln!("error: {}", e.message);
+            e.category().exit_code()
         }
     }
 }

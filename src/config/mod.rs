@@ -51,16 +51,16 @@ pub enum ConfigError {
     Serialize(String),
 }
 
-impl ConfigError {
-    /// A stable machine-readable code, for the UI's `{code, message}`.
-    pub fn code(&self) -> &'static str {
+impl crate::error::Coded for ConfigError {
+    fn code(&self) -> crate::error::ErrorCode {
+        use crate::error::ErrorCode as C;
         match self {
-            ConfigError::Read { .. } => "config.read",
-            ConfigError::Write { .. } => "config.write",
-            ConfigError::Parse { field, .. } if field.is_empty() => "config.syntax",
-            ConfigError::Parse { .. } => "config.type",
-            ConfigError::Version { .. } => "config.version",
-            ConfigError::Serialize(_) => "config.serialize",
+            ConfigError::Read { .. } => C::ConfigRead,
+            ConfigError::Write { .. } => C::ConfigWrite,
+            ConfigError::Parse { field, .. } if field.is_empty() => C::ConfigSyntax,
+            ConfigError::Parse { .. } => C::ConfigType,
+            ConfigError::Version { .. } => C::ConfigVersion,
+            ConfigError::Serialize(_) => C::ConfigSerialize,
         }
     }
 }

@@ -26,12 +26,13 @@ pub enum EngineError {
     NoScenario,
 }
 
-impl EngineError {
-    pub fn code(&self) -> &'static str {
+impl crate::error::Coded for EngineError {
+    fn code(&self) -> crate::error::ErrorCode {
+        use crate::error::ErrorCode as C;
         match self {
-            EngineError::Invalid(_) => "topology.invalid",
-            EngineError::UnknownScenario(..) => "run.unknown_scenario",
-            EngineError::NoScenario => "run.no_scenario",
+            EngineError::Invalid(_) => C::TopologyInvalid,
+            EngineError::UnknownScenario(..) => C::RunUnknownScenario,
+            EngineError::NoScenario => C::RunNoScenario,
         }
     }
 }

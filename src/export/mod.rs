@@ -11,7 +11,7 @@ use crate::config::{self, ConfigError, Format};
 use crate::topology::Topology;
 
 /// Every export format, with its CLI name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, ts_rs::TS, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum ExportFormat {
     Yaml,
@@ -51,8 +51,15 @@ impl ExportFormat {
         }
     }
 
-    pub fn parse(s: &str) -> Option<ExportFormat> {
-        ExportFormat::ALL.into_iter().find(|f| f.name() == s)
+    /// How the UI names it.
+    pub fn label(self) -> &'static str {
+        match self {
+            ExportFormat::Yaml => "YAML",
+            ExportFormat::Json => "JSON",
+            ExportFormat::OpenaiAgentsPy => "OpenAI Agents SDK (Python)",
+            ExportFormat::Mermaid => "Mermaid",
+            ExportFormat::Dot => "Graphviz DOT",
+        }
     }
 }
 

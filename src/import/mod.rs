@@ -20,6 +20,43 @@ use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
+/// What a user asks an import to read: a named format, or `auto` to tell it from the content.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize, ts_rs::TS, clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum TraceFormat {
+    #[default]
+    Auto,
+    /// OpenAI Agents SDK span exports.
+    OpenaiAgents,
+    /// OTLP JSON (GenAI and OpenInference conventions).
+    Otlp,
+    /// Google ADK sessions.
+    Adk,
+}
+
+impl TraceFormat {
+    /// The format to read, `None` for auto.
+    pub fn format(self) -> Option<SourceFormat> {
+        match self {
+            TraceFormat::Auto => None,
+            TraceFormat::OpenaiAgents => Some(SourceFormat::OpenaiAgents),
+            TraceFormat::Otlp => Some(SourceFormat::Otlp),
+            TraceFormat::Adk => Some(SourceFormat::Adk),
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            TraceFormat::Auto => "Detect from the file",
+            TraceFormat::OpenaiAgents => "OpenAI Agents SDK spans",
+            TraceFormat::Otlp => "OTLP JSON (OpenTelemetry)",
+            TraceFormat::Adk => "Google ADK session",
+        }
+    }
+}
+
 /// The formats Baton imports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SourceFormat {
@@ -34,16 +71,6 @@ impl SourceFormat {
             SourceFormat::OpenaiAgents => "openai-agents",
             SourceFormat::Otlp => "otlp",
             SourceFormat::Adk => "adk",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Option<SourceFormat>> {
-        match s {
-            "auto" => Some(None),
-            "openai-agents" => Some(Some(SourceFormat::OpenaiAgents)),
-            "otlp" => Some(Some(SourceFormat::Otlp)),
-            "adk" => Some(Some(SourceFormat::Adk)),
-            _ => None,
         }
     }
 
@@ -79,15 +106,16 @@ pub enum ImportError {
     Store(#[from] crate::store::StoreError),
 }
 
-impl ImportError {
-    pub fn code(&self) -> &'static str {
+impl crate::error::Coded for ImportError {
+    fn code(&self) -> crate::error::ErrorCode {
+        use crate::error::ErrorCode as C;
         match self {
-            ImportError::Read { .. } => "import.read",
-            ImportError::Parse { .. } => "import.parse",
-            ImportError::Unknown { .. } => "import.unknown_format",
-            ImportError::Mixed { .. } => "import.mixed",
-            ImportError::Empty { .. } => "import.empty",
-            ImportError::Store(_) => "import.store",
+            ImportError::Read { .. } => C::ImportRead,
+            ImportError::Parse { .. } => C::ImportParse,
+            ImportError::Unknown { .. } => C::ImportUnknownFormat,
+            ImportError::Mixed { .. } => C::ImportMixed,
+            ImportError::Empty { .. } => C::ImportEmpty,
+            ImportError::Store(e) => e.code(),
         }
     }
 }

@@ -2,6 +2,7 @@
 //! one entry per provider) and go only into request headers: never into a topology, a trace,
 //! the store, an export or a log.
 
+use crate::error::{ApiError, ErrorCode};
 use crate::topology::Provider;
 
 /// Environment variables holding a provider's key, in order of preference.
@@ -56,18 +57,27 @@ pub fn key(p: Provider) -> Option<(String, KeySource)> {
     entry(p)?.get_password().ok().filter(|k| !k.is_empty()).map(|k| (k, KeySource::Keyring))
 }
 
+fn keyring_error(m: String) -> ApiError {
+    ApiError::new(ErrorCode::ProvidersKeyring, m)
+}
+
 /// Stores a key in the OS keyring.
-pub fn store_key(p: Provider, key: &str) -> Result<(), String> {
-    let e = entry(p).ok_or("the OS keyring is not available")?;
-    e.set_password(key.trim()).map_err(|e| format!("the OS keyring refused the key: {e}"))
+pub fn store_key(p: Provider, key: &str) -> Result<(), ApiError> {
+    if p == Provider::Mock {
+        return Err(ApiError::new(ErrorCode::ProvidersKey, "the mock provider needs no key"));
+    }
+    let e = entry(p).ok_or_else(|| {
+        keyring_error("the OS keyring is not available; set the key in the environment instead".into())
+    })?;
+    e.set_password(key.trim()).map_err(|e| keyring_error(format!("the OS keyring refused the key: {e}")))
 }
 
 /// Removes a key from the OS keyring.
-pub fn delete_key(p: Provider) -> Result<(), String> {
-    let e = entry(p).ok_or("the OS keyring is not available")?;
+pub fn delete_key(p: Provider) -> Result<(), ApiError> {
+    let e = entry(p).ok_or_else(|| keyring_error("the OS keyring is not available".into()))?;
     match e.delete_credential() {
         Ok(()) | Err(keyring::Error::NoEntry) => Ok(()),
-        Err(e) => Err(format!("the OS keyring refused: {e}")),
+        Err(e) => Err(keyring_error(format!("the OS keyring refused: {e}"))),
     }
 }
 

@@ -109,15 +109,16 @@ pub enum ModelError {
     Cancelled,
 }
 
-impl ModelError {
-    pub fn code(&self) -> &'static str {
+impl crate::error::Coded for ModelError {
+    fn code(&self) -> crate::error::ErrorCode {
+        use crate::error::ErrorCode as C;
         match self {
-            ModelError::Script(_) => "model.script",
-            ModelError::Http { .. } => "model.http",
-            ModelError::Transport { .. } => "model.transport",
-            ModelError::Protocol { .. } => "model.protocol",
-            ModelError::Config(_) => "model.config",
-            ModelError::Cancelled => "model.cancelled",
+            ModelError::Script(_) => C::ModelScript,
+            ModelError::Http { .. } => C::ModelHttp,
+            ModelError::Transport { .. } => C::ModelTransport,
+            ModelError::Protocol { .. } => C::ModelProtocol,
+            ModelError::Config(_) => C::ModelConfig,
+            ModelError::Cancelled => C::ModelCancelled,
         }
     }
 }

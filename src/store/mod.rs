@@ -45,18 +45,19 @@ pub enum StoreError {
     Db(#[from] sqlx::Error),
 }
 
-impl StoreError {
-    pub fn code(&self) -> &'static str {
+impl crate::error::Coded for StoreError {
+    fn code(&self) -> crate::error::ErrorCode {
+        use crate::error::ErrorCode as C;
         match self {
-            StoreError::NewerSchema { .. } => "store.newer_schema",
-            StoreError::Locked { .. } => "store.locked",
-            StoreError::Corrupt { .. } => "store.corrupt",
-            StoreError::Open { .. } => "store.open",
-            StoreError::Url(_) => "store.url",
-            StoreError::NoRun(_) => "store.no_run",
-            StoreError::NoStep { .. } => "store.no_step",
-            StoreError::Damaged(_) => "store.damaged",
-            StoreError::Db(_) => "store.db",
+            StoreError::NewerSchema { .. } => C::StoreNewerSchema,
+            StoreError::Locked { .. } => C::StoreLocked,
+            StoreError::Corrupt { .. } => C::StoreCorrupt,
+            StoreError::Open { .. } => C::StoreOpen,
+            StoreError::Url(_) => C::StoreUrl,
+            StoreError::NoRun(_) => C::StoreNoRun,
+            StoreError::NoStep { .. } => C::StoreNoStep,
+            StoreError::Damaged(_) => C::StoreDamaged,
+            StoreError::Db(_) => C::StoreDb,
         }
     }
 }

@@ -93,7 +93,7 @@ pub struct Agent {
 }
 
 /// Model providers Baton can call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, ts_rs::TS, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum Provider {
     /// Scripted, deterministic, offline (the default).
@@ -119,6 +119,30 @@ impl Provider {
             Provider::Anthropic => "anthropic",
             Provider::Gemini => "gemini",
             Provider::OpenaiCompatible => "openai-compatible",
+        }
+    }
+
+    /// How the UI names it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Provider::Mock => "Mock (scripted)",
+            Provider::Openai => "OpenAI Chat Completions",
+            Provider::OpenaiResponses => "OpenAI Responses",
+            Provider::Anthropic => "Anthropic",
+            Provider::Gemini => "Google Gemini",
+            Provider::OpenaiCompatible => "OpenAI-compatible server",
+        }
+    }
+
+    /// One line more about it.
+    pub fn detail(self) -> &'static str {
+        match self {
+            Provider::Mock => "deterministic, offline: answers from the scenario's mock scripts",
+            Provider::Openai => "api.openai.com /v1/chat/completions",
+            Provider::OpenaiResponses => "api.openai.com /v1/responses",
+            Provider::Anthropic => "api.anthropic.com /v1/messages",
+            Provider::Gemini => "generativelanguage.googleapis.com generateContent",
+            Provider::OpenaiCompatible => "Ollama, llama.cpp, vLLM, LM Studio: set a base URL",
         }
     }
 }
@@ -452,4 +476,10 @@ impl ModelRef {
 #[error("the topology refers to things that do not exist:\n  - {}\nfix: add the missing agents or correct the ids", problems.join("\n  - "))]
 pub struct ValidationError {
     pub problems: Vec<String>,
+}
+
+impl crate::error::Coded for ValidationError {
+    fn code(&self) -> crate::error::ErrorCode {
+        crate::error::ErrorCode::TopologyInvalid
+    }
 }

@@ -5,6 +5,7 @@ mod brief;
 mod otlp_export;
 mod timeline;
 
+use crate::error::{ApiError, ErrorCode};
 pub use brief::{StepBrief, TransferBrief};
 pub use otlp_export::to_otlp;
 pub use timeline::render_timeline;
@@ -193,16 +194,27 @@ pub struct Trace {
 }
 
 impl Trace {
-    /// Parses a trace file's text, with a clear error.
-    pub fn from_json(text: &str) -> Result<Trace, String> {
-        let t: Trace = serde_json::from_str(text).map_err(|e| format!("not a Baton trace: {e}"))?;
+    /// Parses a trace file's text, with a clear error. `origin` names the source in errors.
+    pub fn from_json(text: &str, origin: &str) -> Result<Trace, ApiError> {
+        let invalid = |m: String| ApiError::new(ErrorCode::TraceInvalid, format!("{origin}: {m}"));
+        let t: Trace = serde_json::from_str(text).map_err(|e| {
+            invalid(format!("not a Baton trace ({e}); a trace of another framework is read by `baton trace import`"))
+        })?;
         if t.version != TRACE_VERSION {
-            return Err(format!(
+            return Err(invalid(format!(
                 "trace format version {} is not supported; this Baton reads version {TRACE_VERSION}",
                 t.version
-            ));
+            )));
         }
         Ok(t)
+    }
+
+    /// Reads a native trace file.
+    pub fn from_file(path: &std::path::Path) -> Result<Trace, ApiError> {
+        let origin = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ApiError::new(ErrorCode::TraceInvalid, format!("{origin}: cannot read the file: {e}")))?;
+        Trace::from_json(&text, &origin)
     }
 
     pub fn item(&self, id: ItemId) -> Option<&Item> {

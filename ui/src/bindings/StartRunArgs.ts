@@ -4,16 +4,16 @@ import type { Topology } from "./Topology";
 /**
  * Arguments of `start_run`.
  */
-export type StartRunArgs = { topology: Topology, scenario: string | null, 
+export type StartRunArgs = { topology: Topology, scenario?: string | null, 
 /**
  * Edge ids to pause before.
  */
-breakpoints: Array<string>, 
+breakpoints?: Array<string>, 
 /**
  * Simulated latency of each mock model call.
  */
-mock_delay_ms: number | null, 
+mock_delay_ms?: number | null, 
 /**
- * Use each agent's configured provider instead of the mock scripts.
+ * Call each agent's configured provider instead of answering from the mock scripts.
  */
-live: boolean, };
+real_providers?: boolean, };

@@ -1,37 +1,34 @@
 //! `baton providers check | set-key | delete-key`: which providers are configured and
 //! reachable; keys into and out of the OS keyring.
 
-use super::Failure;
-use super::store_cmds::runtime;
-use super::topology_cmds::OutFormat;
+use super::Outcome;
+use super::args::{OutFormat, runtime};
+use baton::api::{ApiError, ErrorCode};
 use baton::providers::{check_all, keys};
 use baton::topology::Provider;
-use clap::Subcommand;
 
-#[derive(Subcommand)]
-pub enum ProvidersCmd {
+#[derive(clap::Subcommand)]
+pub enum Cmd {
     /// Say which providers are configured and reachable.
     Check {
         #[arg(long, value_enum, default_value_t)]
         format: OutFormat,
     },
     /// Store a provider's API key in the OS keyring (read from standard input).
-    SetKey { provider: String },
+    SetKey {
+        #[arg(value_enum)]
+        provider: Provider,
+    },
     /// Remove a provider's API key from the OS keyring.
-    DeleteKey { provider: String },
+    DeleteKey {
+        #[arg(value_enum)]
+        provider: Provider,
+    },
 }
 
-fn provider(name: &str) -> Result<Provider, Failure> {
-    serde_json::from_value(serde_json::Value::String(name.into())).map_err(|_| {
-        Failure::input(format!(
-            "unknown provider '{name}'; use openai, openai-responses, anthropic, gemini or openai-compatible"
-        ))
-    })
-}
-
-pub fn providers(c: ProvidersCmd) -> Result<i32, Failure> {
+pub fn run(c: Cmd) -> Outcome {
     match c {
-        ProvidersCmd::Check { format } => {
+        Cmd::Check { format } => {
             let all = runtime()?.block_on(check_all());
             match format {
                 OutFormat::Json => println!("{}", serde_json::to_string(&all).expect("serializes")),
@@ -49,20 +46,21 @@ pub fn providers(c: ProvidersCmd) -> Result<i32, Failure> {
             }
             Ok(0)
         }
-        ProvidersCmd::SetKey { provider: name } => {
-            let p = provider(&name)?;
+        Cmd::SetKey { provider } => {
             let mut key = String::new();
-            std::io::stdin().read_line(&mut key).map_err(Failure::input)?;
+            std::io::stdin().read_line(&mut key).map_err(|e| {
+                ApiError::new(ErrorCode::ProvidersKey, format!("cannot read the key from standard input: {e}"))
+            })?;
             if key.trim().is_empty() {
-                return Err(Failure::input("no key on standard input"));
+                return Err(ApiError::new(ErrorCode::ProvidersKey, "no key on standard input"));
             }
-            keys::store_key(p, &key).map_err(Failure::input)?;
-            println!("stored the {} key in the OS keyring", p.as_str());
+            keys::store_key(provider, &key)?;
+            println!("stored the {} key in the OS keyring", provider.as_str());
             Ok(0)
         }
-        ProvidersCmd::DeleteKey { provider: name } => {
-            keys::delete_key(provider(&name)?).map_err(Failure::input)?;
-            println!("removed the {name} key from the OS keyring");
+        Cmd::DeleteKey { provider } => {
+            keys::delete_key(provider)?;
+            println!("removed the {} key from the OS keyring", provider.as_str());
             Ok(0)
         }
     }

@@ -1,0 +1,137 @@
+//! The designer's commands: open, create, save, lint, export and refactor topologies.
+
+use super::{Api, NoArgs, blocking};
+use crate::config;
+use crate::error::ApiError;
+use crate::export::{self, ExportFormat};
+use crate::lint::{self, Finding};
+use crate::refactor;
+use crate::topology::Topology;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use std::sync::Arc;
+
+/// A topology as opened from a file, with its lint findings.
+#[derive(Debug, Clone, Serialize, Deserialize, ts_rs::TS)]
+pub struct OpenedTopology {
+    pub path: String,
+    pub topology: Topology,
+    pub findings: Vec<Finding>,
+}
+
+/// A file path as the host shows it (relative to `baton serve`'s root).
+#[derive(Debug, Clone, Serialize, Deserialize, ts_rs::TS)]
+#[serde(deny_unknown_fields)]
+pub struct PathArgs {
+    pub path: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ts_rs::TS)]
+#[serde(deny_unknown_fields)]
+pub struct NewTopologyArgs {
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ts_rs::TS)]
+#[serde(deny_unknown_fields)]
+pub struct SaveArgs {
+    pub topology: Topology,
+    pub path: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ts_rs::TS)]
+#[serde(deny_unknown_fields)]
+pub struct WriteTextArgs {
+    pub path: String,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ts_rs::TS)]
+#[serde(deny_unknown_fields)]
+pub struct LintArgs {
+    pub topology: Topology,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ts_rs::TS)]
+#[serde(deny_unknown_fields)]
+pub struct ExportArgs {
+    pub topology: Topology,
+    pub format: ExportFormat,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ts_rs::TS)]
+#[serde(deny_unknown_fields)]
+pub struct RefactorArgs {
+    pub topology: Topology,
+    /// Handoff edge ids of the chain, in order; the longest chain from the entry when empty.
+    #[serde(default)]
+    #[ts(as = "Option<Vec<String>>", optional)]
+    pub chain: Vec<String>,
+}
+
+/// Reads a topology file and lints it.
+pub fn open_topology(path: &Path) -> Result<OpenedTopology, ApiError> {
+    let topology = config::load(path)?;
+    let findings = lint::lint(&topology);
+    Ok(OpenedTopology { path: path.display().to_string(), topology, findings })
+}
+
+impl Api {
+    pub async fn list_files(self: &Arc<Self>, _: NoArgs) -> Result<Vec<super::FileEntry>, ApiError> {
+        let api = self.clone();
+        blocking(move || api.files.list()).await
+    }
+
+    pub async fn open_topology(self: &Arc<Self>, a: PathArgs) -> Result<OpenedTopology, ApiError> {
+        let api = self.clone();
+        blocking(move || {
+            let path = api.files.resolve(&a.path)?;
+            let mut opened = open_topology(&path)?;
+            opened.path = api.files.display(&path);
+            Ok(opened)
+        })
+        .await
+    }
+
+    pub async fn new_topology(self: &Arc<Self>, a: NewTopologyArgs) -> Result<Topology, ApiError> {
+        Ok(Topology::new(&a.name))
+    }
+
+    pub async fn save_topology(self: &Arc<Self>, a: SaveArgs) -> Result<(), ApiError> {
+        let api = self.clone();
+        let t = a.topology.clone();
+        blocking(move || {
+            let path = api.files.resolve_for_write(&a.path)?;
+            Ok(config::save(&a.topology, &path)?)
+        })
+        .await?;
+        // Every saved version is kept in the store too (best effort: a store problem must not
+        // stop the user from saving a file).
+        if let Ok(store) = self.store().await {
+            let _ = store.save_topology(&t).await;
+        }
+        Ok(())
+    }
+
+    pub async fn write_text(self: &Arc<Self>, a: WriteTextArgs) -> Result<(), ApiError> {
+        let api = self.clone();
+        blocking(move || {
+            let path = api.files.resolve_for_write(&a.path)?;
+            Ok(config::write_atomic(&path, a.text.as_bytes())?)
+        })
+        .await
+    }
+
+    pub async fn lint_topology(self: &Arc<Self>, a: LintArgs) -> Result<Vec<Finding>, ApiError> {
+        blocking(move || Ok(lint::lint(&a.topology))).await
+    }
+
+    pub async fn export_topology(self: &Arc<Self>, a: ExportArgs) -> Result<String, ApiError> {
+        blocking(move || Ok(export::export(&a.topology, a.format)?)).await
+    }
+
+    pub async fn refactor_supervisor(self: &Arc<Self>, a: RefactorArgs) -> Result<Topology, ApiError> {
+        let chain = (!a.chain.is_empty()).then_some(a.chain.as_slice());
+        Ok(refactor::supervisor_refactor(&a.topology, chain)?.0)
+    }
+}

@@ -1,0 +1,96 @@
+//! The one import loop: a trace file of another framework is read as it streams, each run it
+//! holds is saved as soon as it is complete, and a failure anywhere removes what was saved, so
+//! an import is all or nothing. `baton trace import` and the hosts' `import_trace` both use it.
+
+use super::Api;
+use crate::error::{ApiError, ErrorCode};
+use crate::import::{ImportError, ImportSummary, TraceFormat};
+use crate::topology::Topology;
+use crate::trace::Trace;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+#[derive(Debug, Clone, Serialize, Deserialize, ts_rs::TS)]
+#[serde(deny_unknown_fields)]
+pub struct ImportArgs {
+    pub path: String,
+    /// The file's format; `auto` (the default) tells it from the content.
+    #[serde(default)]
+    #[ts(as = "Option<TraceFormat>", optional)]
+    pub from: TraceFormat,
+}
+
+/// One run an import saved.
+pub struct ImportedRun<'a> {
+    pub run_id: &'a str,
+    pub trace: &'a Trace,
+}
+
+/// Bytes read so far, of the file's total.
+pub type ImportProgress = Box<dyn FnMut(u64, u64) + Send>;
+
+impl Api {
+    pub async fn import_trace(self: &Arc<Self>, a: ImportArgs) -> Result<Vec<String>, ApiError> {
+        let path = self.files.resolve(&a.path)?;
+        let (ids, _) = self.import_file(path, a.from, None, None, &mut |_| {}).await?;
+        Ok(ids)
+    }
+
+    /// Imports `path` into the store, all or nothing. `facts` is a topology whose pinned facts
+    /// are checked at every transfer; `on_run` sees each run once it is saved.
+    pub async fn import_file(
+        &self,
+        path: PathBuf,
+        from: TraceFormat,
+        facts: Option<Topology>,
+        progress: Option<ImportProgress>,
+        on_run: &mut (dyn FnMut(ImportedRun<'_>) + Send),
+    ) -> Result<(Vec<String>, ImportSummary), ApiError> {
+        let store = self.store().await?.clone();
+        let (tx, mut rx) = tokio::sync::mpsc::channel::<Trace>(4);
+        let file = path.display().to_string();
+        let reader = tokio::task::spawn_blocking(move || {
+            let mut progress = progress;
+            let mut report = |done: u64, total: u64| {
+                if let Some(p) = progress.as_mut() {
+                    p(done, total)
+                }
+            };
+            crate::import::import_file(&path, from.format(), facts.as_ref(), Some(&mut report), &mut |trace, _| {
+                tx.blocking_send(trace).map_err(|_| ImportError::Read {
+                    file: path.display().to_string(),
+                    source: std::io::Error::other("the store writer stopped"),
+                })
+            })
+        });
+        let mut saved = vec![];
+        let mut failure: Option<ApiError> = None;
+        while let Some(mut trace) = rx.recv().await {
+            match store.save_trace(&trace).await {
+                Ok(id) => {
+                    trace.run_id = Some(id.clone());
+                    on_run(ImportedRun { run_id: &id, trace: &trace });
+                    saved.push(id);
+                }
+                Err(e) => {
+                    failure = Some(e.into());
+                    break;
+                }
+            }
+        }
+        drop(rx);
+        let result = reader
+            .await
+            .map_err(|e| ApiError::new(ErrorCode::ImportFailed, format!("{file}: the importer stopped: {e}")))?;
+        let err: ApiError = match (failure, result) {
+            (None, Ok(summary)) => return Ok((saved, summary)),
+            (Some(e), _) => e,
+            (None, Err(e)) => e.into(),
+        };
+        for id in &saved {
+            let _ = store.delete_run(id).await;
+        }
+        Err(err.with_suffix("; nothing was imported"))
+    }
+}
