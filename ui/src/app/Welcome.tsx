@@ -1,6 +1,5 @@
 import { Clock, FileCode2, FilePlus2, FolderOpen, ScrollText } from "lucide-react";
-import { useEffect, useState } from "react";
-import type { FileEntry } from "../platform/types";
+import { useFileList } from "../hooks/queries";
 import { BatonMark } from "../topbar/brand";
 import { MOD } from "../topbar/keys";
 import { useUi } from "../store/ui";
@@ -10,13 +9,8 @@ import type { Commands } from "../commands/designer";
 /** What the window shows before a topology is open. */
 export function Welcome({ commands, run }: { commands: Commands; run: RunCommands }) {
   const recent = useUi((s) => s.recent);
-  const [files, setFiles] = useState<FileEntry[]>([]);
-  useEffect(() => {
-    commands.platform
-      .list_files()
-      .then(setFiles)
-      .catch(() => setFiles([]));
-  }, [commands.platform]);
+  const list = useFileList();
+  const files = list.data ?? [];
   return (
     <div className="welcome" data-testid="welcome">
       <div className="welcome-card">
@@ -52,6 +46,17 @@ export function Welcome({ commands, run }: { commands: Commands; run: RunCommand
                 <Clock size={14} /> <span>{r.name}</span> {r.path !== r.name && <span className="file-path">{r.path}</span>}
               </button>
             ))}
+          </div>
+        )}
+        {list.error && (
+          <div className="welcome-list">
+            <h4>{commands.platform.kind === "http" ? "Files" : "Examples"}</h4>
+            <div className="file-error" role="alert" data-testid="welcome-files-error" data-code={list.error.code}>
+              Could not list files: {list.error.message}{" "}
+              <button className="btn btn-ghost btn-sm" onClick={() => void list.refresh()} disabled={list.loading}>
+                Retry
+              </button>
+            </div>
           </div>
         )}
         {files.length > 0 && (

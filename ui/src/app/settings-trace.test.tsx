@@ -5,7 +5,6 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { createMockPlatform, type MockOptions } from "../platform/mock";
 import { useDebugger } from "../store/debugger";
 import { useDesigner } from "../store/designer";
-import { useProviders } from "../store/providers";
 import { useRun } from "../store/run";
 import { useUi } from "../store/ui";
 import { App } from "./App";
@@ -23,7 +22,6 @@ beforeEach(() => {
   useDebugger.getState().exit();
   useRun.setState({ live: null, breakpoints: {}, scenario: {}, latencyMs: 0, useLive: false });
   useUi.setState({ dialog: null, confirm: null, toasts: [], compare: null, bottomTab: "problems", bottomOpen: true });
-  useProviders.setState({ statuses: null, checking: false, error: null });
   localStorage.clear();
 });
 

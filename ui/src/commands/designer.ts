@@ -10,7 +10,7 @@ import {
   orderChain,
   setPositions,
 } from "../model/topology";
-import type { AgentKind, Finding, Position } from "../model/types";
+import type { AgentKind, Finding, Position, Topology } from "../model/types";
 import { EXPORT_EXTENSIONS, EXPORT_LABELS, type ExportFormat, type Platform } from "../platform/types";
 import { fileName } from "../recent";
 import { useDebugger } from "../store/debugger";
@@ -323,8 +323,8 @@ export function makeCommands(platform: Platform, flow: FlowApi) {
     }
   }
 
-  async function exportText(format: ExportFormat): Promise<string> {
-    const t = doc().topology;
+  /** The export of `t` (the open document by default). */
+  async function exportText(format: ExportFormat, t: Topology | null = doc().topology): Promise<string> {
     if (!t) return "";
     return platform.export_topology({ topology: t, format });
   }

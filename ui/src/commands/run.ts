@@ -5,6 +5,7 @@ import { usePlatform } from "./platform";
 import { withLayout } from "../model/layout";
 import { edgeId, normalizeTopology } from "../model/topology";
 import type { Platform, RunStreamEvent, TraceFormat } from "../platform/types";
+import type { StepView } from "../run/types";
 import { fileName } from "../recent";
 import { cacheKey, neighbourTransfer, stepCache, useDebugger } from "../store/debugger";
 import { useDesigner } from "../store/designer";
@@ -22,8 +23,11 @@ function message(e: unknown): string {
 }
 
 /** Fetches of step views in flight, by cache key. */
-const inflight = new Set<string>();
+const inflight = new Map<string, Promise<StepView>>();
+/** Prefetches in flight at most (the step the debugger shows is fetched whatever the count). */
 const MAX_INFLIGHT = 2;
+/** Steps whose fetch failed: not prefetched again (that would loop), only fetched when shown. */
+const failed = new Set<string>();
 
 export function makeRunCommands(platform: Platform) {
   const ui = () => useUi.getState();
@@ -130,7 +134,36 @@ export function makeRunCommands(platform: Platform) {
 
   // ---------- the debugger ----------
 
-  /** Fetches what the cursor needs: the current step first, then its neighbours. */
+  /**
+   * A step's view: from the cache, else the fetch already in flight, else a new fetch (cached when
+   * it lands, then the neighbours are prefetched). Rejects with the backend's error.
+   */
+  function loadStep(runId: string, step: number): Promise<StepView> {
+    const key = cacheKey(runId, step);
+    const cached = stepCache.get(key);
+    if (cached) return Promise.resolve(cached);
+    let pending = inflight.get(key);
+    if (!pending) {
+      pending = platform.step_view({ run_id: runId, step }).then((v) => {
+        stepCache.set(key, v);
+        failed.delete(key);
+        return v;
+      });
+      inflight.set(key, pending);
+      void pending
+        .catch(() => {
+          // The debugger shows the current step's error; the others are asked again when shown.
+          failed.add(key);
+        })
+        .finally(() => {
+          inflight.delete(key);
+          if (dbg().runId === runId) pump();
+        });
+    }
+    return pending;
+  }
+
+  /** Prefetches what the cursor needs next: the current step first, then its neighbours. */
   function pump(): void {
     const s = dbg();
     const runId = s.runId;
@@ -142,24 +175,8 @@ export function makeRunCommands(platform: Platform) {
       if (inflight.size >= MAX_INFLIGHT) return;
       if (step === null || step < 0 || step >= n) continue;
       const key = cacheKey(runId, step);
-      if (stepCache.has(key) || inflight.has(key)) continue;
-      inflight.add(key);
-      platform
-        .step_view({ run_id: runId, step })
-        .then((v) => {
-          stepCache.set(key, v);
-          if (dbg().runId === runId) {
-            if (dbg().stepError?.step === step) dbg().setStepError(null);
-            dbg().bumpCache();
-          }
-        })
-        .catch((e: unknown) => {
-          if (dbg().runId === runId && dbg().cursor === step) dbg().setStepError({ step, message: message(e) });
-        })
-        .finally(() => {
-          inflight.delete(key);
-          if (dbg().runId === runId) pump();
-        });
+      if (stepCache.has(key) || inflight.has(key) || failed.has(key)) continue;
+      void loadStep(runId, step).catch(() => undefined);
     }
   }
 
@@ -170,6 +187,7 @@ export function makeRunCommands(platform: Platform) {
   }
 
   async function openRun(runId: string, opts: { step?: number } = {}): Promise<boolean> {
+    failed.clear();
     dbg().begin(runId);
     ui().setBusy("Opening run…");
     try {
@@ -267,11 +285,7 @@ export function makeRunCommands(platform: Platform) {
     home: () => goTo(0),
     end: () => goTo((dbg().overview?.steps.length ?? 1) - 1),
     exitDebugger: () => dbg().exit(),
-    /** Re-fetches after an error. */
-    retry: () => {
-      dbg().setStepError(null);
-      pump();
-    },
+    loadStep,
   };
 }
 

@@ -22,6 +22,7 @@ import { durationMs, formatDuration, formatTokens, STEP_LABELS } from "../run/fo
 import { fileName } from "../recent";
 import { formatLabel, runSource } from "../run/source";
 import { num, type StepView } from "../run/types";
+import { useQuery } from "../hooks/useQuery";
 import { cacheKey, neighbourTransfer, stepCache, useDebugger } from "../store/debugger";
 import { ContextPanel } from "./ContextPanel";
 import { DiffView } from "./DiffView";
@@ -30,15 +31,21 @@ import { useRunLookups } from "./lookups";
 import { Timeline } from "./Timeline";
 
 /** The view for the cursor, or the last one shown while it loads (no flicker when stepping fast). */
-function useStepView(): { view: StepView | null; loading: boolean } {
+function useStepView(commands: RunCommands) {
   const runId = useDebugger((s) => s.runId);
   const cursor = useDebugger((s) => s.cursor);
-  useDebugger((s) => s.cacheVersion);
+  // The step cache (an LRU bounded by items) is the real cache: the query keeps nothing unused.
+  const q = useQuery(["step_view", runId, cursor], () => commands.loadStep(runId as string, cursor), {
+    enabled: runId !== null,
+    staleTime: Infinity,
+    gcTime: 0,
+    initialData: () => (runId ? stepCache.peek(cacheKey(runId, cursor)) : undefined),
+  });
   const [last, setLast] = useState<{ runId: string; view: StepView } | null>(null);
-  const view = runId ? (stepCache.peek(cacheKey(runId, cursor)) ?? null) : null;
+  const view = q.data ?? null;
   if (view && runId && last?.view !== view) setLast({ runId, view });
   const fallback = last?.runId === runId ? last.view : null;
-  return { view: view ?? fallback, loading: view === null };
+  return { view: view ?? fallback, loading: q.loading, error: q.error, retry: q.refresh };
 }
 
 export function Debugger({ commands, onEditTopology }: { commands: RunCommands; onEditTopology?: () => void }) {
@@ -74,9 +81,8 @@ function DebuggerBody({ commands, onEditTopology }: { commands: RunCommands; onE
   const factIndex = useDebugger((s) => s.factIndex);
   const detailTab = useDebugger((s) => s.detailTab);
   const setDetailTab = useDebugger((s) => s.setDetailTab);
-  const stepError = useDebugger((s) => s.stepError);
   const lookups = useRunLookups();
-  const { view, loading } = useStepView();
+  const { view, loading, error: stepError, retry } = useStepView(commands);
   const [canvasHeight, setCanvasHeight] = useState(() => Math.round(Math.max(180, window.innerHeight * 0.26)));
   const steps = overview.steps;
   const step = steps[cursor];
@@ -158,10 +164,10 @@ function DebuggerBody({ commands, onEditTopology }: { commands: RunCommands; onE
             )}
           </div>
           <div className={`detail-body${loading ? " is-stale" : ""}`}>
-            {stepError && stepError.step === cursor ? (
-              <div className="pane-empty text-error">
-                Could not load step {cursor}: {stepError.message}{" "}
-                <button className="btn btn-secondary btn-sm" onClick={commands.retry}>
+            {stepError ? (
+              <div className="pane-empty text-error" role="alert" data-testid="step-error" data-code={stepError.code}>
+                Could not load step {cursor}: {stepError.message} ({stepError.code}){" "}
+                <button className="btn btn-secondary btn-sm" onClick={() => void retry()} disabled={loading}>
                   Retry
                 </button>
               </div>

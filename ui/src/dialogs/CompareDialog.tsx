@@ -1,10 +1,10 @@
 // Two runs' transfer tables side by side, rows lined up by transfer number; rows that differ
 // (another route, policy, diff counts or fact statuses) are marked.
 import { Pin } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useQuery } from "../hooks/useQuery";
 import { OutcomeBadge } from "../run/badges";
 import { durationMs, formatDuration, formatTokens, formatWhen } from "../run/format";
-import { num, type RunOverview, type TransferBrief } from "../run/types";
+import { num, type TransferBrief } from "../run/types";
 import type { Platform } from "../platform/types";
 import { Modal } from "./Modal";
 
@@ -24,22 +24,19 @@ function sameTransfer(a: TransferBrief | undefined, b: TransferBrief | undefined
 }
 
 export function CompareDialog({ platform, runs, onClose }: { platform: Platform; runs: [string, string]; onClose: () => void }) {
-  const [data, setData] = useState<[RunOverview, RunOverview] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let stale = false;
-    Promise.all(runs.map((run_id) => platform.run_overview({ run_id })))
-      .then(([a, b]) => !stale && setData([a as RunOverview, b as RunOverview]))
-      .catch((e: unknown) => !stale && setError(e instanceof Error ? e.message : String(e)));
-    return () => {
-      stale = true;
-    };
-  }, [platform, runs]);
+  const [a, b] = runs;
+  const overviews = useQuery(["compare", a, b], () => Promise.all([platform.run_overview({ run_id: a }), platform.run_overview({ run_id: b })]));
+  const data = overviews.data ?? null;
+  const error = overviews.error;
 
   const rows = data ? Math.max(data[0].transfers.length, data[1].transfers.length) : 0;
   return (
     <Modal title="Compare runs" subtitle="Transfers side by side; differing rows are marked." onClose={onClose} width={1180} testId="compare-view">
-      {error && <div className="pane-empty text-error">Could not load the runs: {error}</div>}
+      {error && (
+        <div className="pane-empty text-error" role="alert" data-testid="compare-error" data-code={error.code}>
+          Could not load the runs: {error.message}
+        </div>
+      )}
       {!data && !error && <div className="pane-empty">Loading…</div>}
       {data && (
         <div className="compare-grid">

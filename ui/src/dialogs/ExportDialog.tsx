@@ -1,6 +1,7 @@
 import { Check, Copy, Download, Save } from "lucide-react";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useState } from "react";
 import type { Commands } from "../commands/designer";
+import { useQuery } from "../hooks/useQuery";
 import { EXPORT_EXTENSIONS, EXPORT_FORMATS, EXPORT_LABELS, type ExportFormat } from "../platform/types";
 import { useDesigner } from "../store/designer";
 import { useUi } from "../store/ui";
@@ -23,22 +24,12 @@ export function ExportDialog({ commands }: { commands: Commands }) {
     const saved = localStorage.getItem(FORMAT_KEY);
     return (EXPORT_FORMATS as readonly string[]).includes(saved ?? "") ? (saved as ExportFormat) : "yaml";
   });
-  const [result, setResult] = useState<{ format: ExportFormat; topology: unknown; text?: string; error?: string } | null>(null);
   const [copied, setCopied] = useState(false);
-
-  useEffect(() => {
-    let live = true;
-    commands
-      .exportText(format)
-      .then((text) => live && setResult({ format, topology, text }))
-      .catch((e: unknown) => live && setResult({ format, topology, error: e instanceof Error ? e.message : String(e) }));
-    return () => {
-      live = false;
-    };
-  }, [commands, format, topology]);
-  const current = result && result.format === format && result.topology === topology ? result : null;
-  const text = current?.text ?? null;
-  const error = current?.error ?? null;
+  // The key holds the topology itself: an edit (or undo) renders it again, and an answer for an
+  // older topology or another format is never shown.
+  const rendered = useQuery(["export_topology", format, topology], () => commands.exportText(format, topology), { enabled: topology !== null });
+  const text = rendered.data ?? null;
+  const error = rendered.error;
 
   const download = () => {
     if (text === null) return;
@@ -117,8 +108,8 @@ export function ExportDialog({ commands }: { commands: Commands }) {
       </div>
       <div className="export-preview-wrap">
         {error ? (
-          <div className="export-error" data-testid="export-error">
-            {error}
+          <div className="export-error" role="alert" data-testid="export-error" data-code={error.code}>
+            {error.message}
           </div>
         ) : (
           <pre className="export-preview" data-testid="export-preview" data-format={format} data-loading={text === null ? "true" : undefined}>

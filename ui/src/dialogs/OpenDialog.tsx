@@ -1,7 +1,7 @@
 import { Clock, FileCode2, FileJson, FolderOpen, RefreshCw, Search } from "lucide-react";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import type { Commands } from "../commands/designer";
-import type { FileEntry } from "../platform/types";
+import { useFileList } from "../hooks/queries";
 import { useUi } from "../store/ui";
 import { Modal } from "./Modal";
 
@@ -12,31 +12,11 @@ function FileIcon({ path }: { path: string }) {
 export function OpenDialog({ commands }: { commands: Commands }) {
   const close = useCallback(() => useUi.getState().openDialog(null), []);
   const recent = useUi((s) => s.recent);
-  const [files, setFiles] = useState<FileEntry[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const list = useFileList();
+  const files = list.data ?? null;
+  const error = list.error;
   const [query, setQuery] = useState("");
   const [active, setActive] = useState(0);
-  const [reload, setReload] = useState(0);
-
-  useEffect(() => {
-    let live = true;
-    commands.platform
-      .list_files()
-      .then((f) => {
-        if (!live) return;
-        setFiles(f);
-        setError(null);
-      })
-      .catch((e: unknown) => live && setError(e instanceof Error ? e.message : String(e)));
-    return () => {
-      live = false;
-    };
-  }, [commands.platform, reload]);
-  const load = () => {
-    setFiles(null);
-    setError(null);
-    setReload((n) => n + 1);
-  };
 
   const q = query.trim().toLowerCase();
   const shown = useMemo(() => (files ?? []).filter((f) => !q || f.path.toLowerCase().includes(q)), [files, q]);
@@ -93,8 +73,8 @@ export function OpenDialog({ commands }: { commands: Commands }) {
             if (e.key === "Enter" && all[active]) open(all[active].path);
           }}
         />
-        <button className="icon-btn sm" aria-label="Refresh" onClick={load}>
-          <RefreshCw size={14} />
+        <button className="icon-btn sm" aria-label="Refresh" onClick={() => void list.refresh()} aria-busy={list.loading}>
+          <RefreshCw size={14} className={list.loading ? "spin" : undefined} />
         </button>
       </div>
       <div className="file-list" data-testid="file-list">
@@ -107,7 +87,11 @@ export function OpenDialog({ commands }: { commands: Commands }) {
           </button>
         ))}
         <div className="file-group">{commands.platform.kind === "tauri" ? "Examples" : "Files"}</div>
-        {error && <div className="file-error">Could not list files: {error}</div>}
+        {error && (
+          <div className="file-error" role="alert" data-code={error.code}>
+            Could not list files: {error.message}
+          </div>
+        )}
         {!error && files === null && <div className="file-loading">Loading…</div>}
         {files !== null && shown.length === 0 && <div className="file-loading">No topology files{q ? " match" : ""}.</div>}
         {shown.map((f, j) => {

@@ -2,11 +2,11 @@
 // whether their endpoint answers; store a key in the OS keyring or remove it. A stored key is
 // never shown (the backend does not even send it).
 import { CheckCircle2, KeyRound, Loader2, MinusCircle, RefreshCw, Trash2, XCircle } from "lucide-react";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useState } from "react";
 import type { Platform } from "../platform/types";
 import { REAL_PROVIDERS } from "../platform/types";
+import { useProviderStatus } from "../hooks/queries";
 import { isConfigured, keySource, providerLabel, usesKeyring, type ProviderStatus } from "../run/providers";
-import { useProviders } from "../store/providers";
 import { useUi } from "../store/ui";
 import { Modal } from "./Modal";
 
@@ -17,14 +17,12 @@ function message(e: unknown): string {
 
 export function SettingsDialog({ platform }: { platform: Platform }) {
   const close = useCallback(() => useUi.getState().openDialog(null), []);
-  const statuses = useProviders((s) => s.statuses);
-  const checking = useProviders((s) => s.checking);
-  const error = useProviders((s) => s.error);
-  const refresh = useProviders((s) => s.refresh);
-
-  useEffect(() => {
-    void refresh(platform);
-  }, [platform, refresh]);
+  // Asked again each time Settings opens (the Run panel's answer is shared, and updated too).
+  const providers = useProviderStatus();
+  const statuses = providers.data ?? null;
+  const checking = providers.loading;
+  const error = providers.error;
+  const refresh = providers.refresh;
 
   const rows = statuses ? [...statuses].sort((a, b) => order(a.provider) - order(b.provider)) : null;
   const configured = rows?.filter((s) => isConfigured(s)).length ?? 0;
@@ -65,13 +63,13 @@ export function SettingsDialog({ platform }: { platform: Platform }) {
             {configured} of {rows.length} configured
           </span>
         )}
-        <button className="btn btn-secondary btn-sm" data-testid="providers-refresh" onClick={() => void refresh(platform)} disabled={checking}>
+        <button className="btn btn-secondary btn-sm" data-testid="providers-refresh" onClick={() => void refresh()} disabled={checking}>
           {checking ? <Loader2 size={13} className="spin" /> : <RefreshCw size={13} />} {checking ? "Checking…" : "Check again"}
         </button>
       </div>
       {error && (
         <div className="settings-error" role="alert" data-testid="providers-error">
-          Could not check the providers: {error}
+          Could not check the providers: {error.message}
         </div>
       )}
       {!rows && !error && (
@@ -88,7 +86,7 @@ export function SettingsDialog({ platform }: { platform: Platform }) {
             <span role="columnheader">Store a key</span>
           </div>
           {rows.map((s) => (
-            <ProviderRow key={s.provider} status={s} platform={platform} onChanged={() => refresh(platform)} />
+            <ProviderRow key={s.provider} status={s} platform={platform} onChanged={refresh} />
           ))}
         </div>
       )}

@@ -2,9 +2,10 @@
 // lists, or type a path (JSON Lines files are not listed), then import it. The importer's error
 // (format, line or byte, what it expected) stays in the dialog so the path or format can be fixed.
 import { Activity, AlertOctagon, Loader2, Upload } from "lucide-react";
-import { useCallback, useEffect, useId, useState } from "react";
+import { useCallback, useId, useMemo, useState } from "react";
 import type { Platform } from "../platform/types";
-import { TRACE_FORMATS, type FileEntry, type TraceFormat } from "../platform/types";
+import { TRACE_FORMATS, type TraceFormat } from "../platform/types";
+import { useFileList } from "../hooks/queries";
 import { isTraceCandidate } from "../commands/open-file";
 import type { RunCommands } from "../commands/run";
 import { useUi } from "../store/ui";
@@ -19,25 +20,15 @@ const FORMAT_OPTIONS: Record<TraceFormat, string> = {
 
 export function TraceDialog({ platform, run }: { platform: Platform; run: RunCommands }) {
   const close = useCallback(() => useUi.getState().openDialog(null), []);
-  const [files, setFiles] = useState<FileEntry[] | null>(null);
-  const [listError, setListError] = useState<string | null>(null);
+  const list = useFileList();
+  const files = useMemo(() => list.data?.filter((x) => isTraceCandidate(x.path)) ?? null, [list.data]);
+  const listError = list.error;
   const [path, setPath] = useState("");
   const [format, setFormat] = useState<TraceFormat>("auto");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ code: string; message: string } | null>(null);
   const pathId = useId();
   const formatId = useId();
-
-  useEffect(() => {
-    let live = true;
-    platform
-      .list_files()
-      .then((f) => live && setFiles(f.filter((x) => isTraceCandidate(x.path))))
-      .catch((e: unknown) => live && setListError(e instanceof Error ? e.message : String(e)));
-    return () => {
-      live = false;
-    };
-  }, [platform]);
 
   async function importPath(p: string) {
     const target = p.trim();
@@ -78,7 +69,11 @@ export function TraceDialog({ platform, run }: { platform: Platform; run: RunCom
     >
       <div className="file-list trace-files" data-testid="trace-files">
         <div className="file-group">{platform.kind === "http" ? "JSON files under the folder Baton serves" : "JSON files"}</div>
-        {listError && <div className="file-error">Could not list files: {listError}</div>}
+        {listError && (
+          <div className="file-error" role="alert" data-code={listError.code}>
+            Could not list files: {listError.message}
+          </div>
+        )}
         {!listError && files === null && <div className="file-loading">Loading…</div>}
         {files !== null && files.length === 0 && <div className="file-loading">No JSON files here. Type the path of a trace below.</div>}
         {files?.map((f) => (

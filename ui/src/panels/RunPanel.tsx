@@ -1,9 +1,10 @@
 // The Run tab: scenario, simulated latency, breakpoints and providers; Start / Cancel / Resume;
 // the live run's steps as they arrive, and its outcome.
 import { AlertTriangle, Bug, CircleDot, Loader2, Pause, Play, Settings, Square, X } from "lucide-react";
-import { useEffect, useId, useMemo } from "react";
+import { useId, useMemo } from "react";
 import { Timeline } from "../debugger/Timeline";
 import { agentLookups } from "../debugger/lookups";
+import { useProviderStatus } from "../hooks/queries";
 import { edgeId } from "../model/topology";
 import { OutcomeBadge } from "../run/badges";
 import type { RunCommands } from "../commands/run";
@@ -12,7 +13,6 @@ import { isActive, type LiveRun } from "../run/live";
 import { isConfigured, unconfiguredAgents } from "../run/providers";
 import { num } from "../run/types";
 import { useDesigner } from "../store/designer";
-import { useProviders } from "../store/providers";
 import { LATENCIES, selectBreakpoints, useRun } from "../store/run";
 import { useUi } from "../store/ui";
 
@@ -27,16 +27,14 @@ export function RunPanel({ commands }: { commands: RunCommands }) {
   const setLatency = useRun((s) => s.setLatency);
   const useLive = useRun((s) => s.useLive);
   const setUseLive = useRun((s) => s.setUseLive);
-  const statuses = useProviders((s) => s.statuses);
-  const checking = useProviders((s) => s.checking);
+  // Checked once when real providers are switched on (Settings checks again, and shares its answer).
+  const providers = useProviderStatus({ enabled: useLive, staleTime: Infinity });
+  const statuses = providers.data ?? null;
+  const checking = providers.loading;
   const lookups = useMemo(() => agentLookups(topology), [topology]);
   const missing = useMemo(() => (useLive && statuses ? unconfiguredAgents(topology, statuses) : []), [useLive, statuses, topology]);
   const scenarioId = useId();
   const latencyId = useId();
-  const { platform } = commands;
-  useEffect(() => {
-    if (useLive) void useProviders.getState().ensure(platform);
-  }, [useLive, platform]);
   if (!topology) return null;
   const statusOf = (provider: string) => statuses?.find((s) => s.provider === provider);
 
@@ -175,7 +173,17 @@ export function RunPanel({ commands }: { commands: RunCommands }) {
             })}
           </ul>
           {useLive ? (
-            missing.length > 0 ? (
+            providers.error && !statuses ? (
+              <div className="run-live-note is-warning" data-testid="run-live-error" data-code={providers.error.code} role="alert">
+                <AlertTriangle size={13} />
+                <span>
+                  Could not check the providers: {providers.error.message}{" "}
+                  <button className="link-btn" onClick={() => void providers.refresh()} disabled={checking}>
+                    Check again
+                  </button>
+                </span>
+              </div>
+            ) : missing.length > 0 ? (
               <div className="run-live-note is-warning" data-testid="run-live-missing" role="status">
                 <AlertTriangle size={13} />
                 <span>

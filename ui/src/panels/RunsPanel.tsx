@@ -1,12 +1,13 @@
 // The Runs tab: the saved runs of the open topology (by name), newest first. Open one in the
 // debugger, delete one, or pick two and compare their transfers.
 import { Bug, Columns2, Pin, RefreshCw, Trash2 } from "lucide-react";
-import { useCallback, useEffect, useState } from "react";
+import { useMemo, useState } from "react";
+import { useQuery } from "../hooks/useQuery";
 import { OutcomeBadge } from "../run/badges";
 import type { RunCommands } from "../commands/run";
 import { durationMs, formatDuration, formatTokens, formatWhen } from "../run/format";
 import { formatLabel, runSource } from "../run/source";
-import { num, type RunSummary } from "../run/types";
+import { num } from "../run/types";
 import { useDesigner } from "../store/designer";
 import { useRun } from "../store/run";
 import { useUi } from "../store/ui";
@@ -14,32 +15,19 @@ import { useUi } from "../store/ui";
 export function RunsPanel({ commands }: { commands: RunCommands }) {
   const name = useDesigner((s) => s.topology?.name);
   const version = useRun((s) => s.runsVersion);
-  const [runs, setRuns] = useState<RunSummary[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [picked, setPicked] = useState<string[]>([]);
-  const [tick, setTick] = useState(0);
+  const [chosen, setChosen] = useState<string[]>([]);
 
   const { platform } = commands;
-  useEffect(() => {
-    if (!name) return;
-    let stale = false;
-    platform
-      .list_runs({ topology: name })
-      .then((r) => {
-        if (stale) return;
-        setRuns(r);
-        setError(null);
-        setPicked((p) => p.filter((id) => r.some((x) => x.id === id)));
-      })
-      .catch((e: unknown) => !stale && setError(e instanceof Error ? e.message : String(e)));
-    return () => {
-      stale = true;
-    };
-  }, [platform, name, version, tick]);
+  // A finished or deleted run bumps the version: the list is asked again, the old one shown meanwhile.
+  const list = useQuery(["list_runs", name, version], () => platform.list_runs({ topology: name }), {
+    enabled: name !== undefined,
+    keepPrevious: (prev) => prev[1] === name,
+  });
+  const runs = list.data ?? null;
+  // Runs that are gone (deleted, another topology) are no longer picked.
+  const picked = useMemo(() => chosen.filter((id) => runs?.some((r) => r.id === id)), [chosen, runs]);
 
-  const toggle = useCallback((id: string) => {
-    setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p.slice(-1), id]));
-  }, []);
+  const toggle = (id: string) => setChosen(picked.includes(id) ? picked.filter((x) => x !== id) : [...picked.slice(-1), id]);
 
   if (!name) return null;
   return (
@@ -59,11 +47,16 @@ export function RunsPanel({ commands }: { commands: RunCommands }) {
         >
           <Columns2 size={13} /> Compare
         </button>
-        <button className="icon-btn sm" aria-label="Refresh" title="Refresh" onClick={() => setTick(tick + 1)}>
-          <RefreshCw size={13} />
+        <button className="icon-btn sm" aria-label="Refresh" title="Refresh" onClick={() => void list.refresh()} aria-busy={list.loading}>
+          <RefreshCw size={13} className={list.loading ? "spin" : undefined} />
         </button>
       </div>
-      {error && <div className="pane-empty text-error">Could not list runs: {error}</div>}
+      {list.error && (
+        <div className="pane-empty text-error" role="alert" data-testid="runs-error" data-code={list.error.code}>
+          Could not list runs: {list.error.message}
+        </div>
+      )}
+      {!runs && !list.error && <div className="pane-empty">Loading the runs…</div>}
       {runs && runs.length === 0 && <div className="pane-empty">No saved runs of this topology yet. Start one in the Run tab (F5).</div>}
       {runs && runs.length > 0 && (
         <div className="runs-table-wrap">

@@ -1,6 +1,6 @@
 // The debugger's state: which run is open (debug mode), its overview (steps and transfers
 // without contexts), the cursor, and a cache of step views fetched from the store on demand.
-// The cache lives outside React state; `cacheVersion` tells views that it changed.
+// The cache lives outside React state: the debugger reads the current step through `useQuery`.
 import { create } from "zustand";
 import type { PinnedFact } from "../bindings/PinnedFact";
 import type { Topology } from "../model/types";
@@ -23,8 +23,6 @@ export type DebuggerState = {
   loading: boolean;
   error: string | null;
   cursor: number;
-  cacheVersion: number;
-  stepError: { step: number; message: string } | null;
   detailTab: DetailTab;
   /** A diff item to flash (after a source link was followed). */
   flash: { id: string; seq: number } | null;
@@ -36,9 +34,7 @@ export type DebuggerState = {
   exit(): void;
   setCursor(step: number): void;
   setDetailTab(tab: DetailTab): void;
-  setStepError(e: { step: number; message: string } | null): void;
   flashItem(id: string): void;
-  bumpCache(): void;
 };
 
 /** Step views by `runId:step`; bounded by count and by the items they hold. */
@@ -59,8 +55,6 @@ export const useDebugger = create<DebuggerState>()((set, get) => ({
   loading: false,
   error: null,
   cursor: 0,
-  cacheVersion: 0,
-  stepError: null,
   detailTab: "diff",
   flash: null,
 
@@ -76,7 +70,6 @@ export const useDebugger = create<DebuggerState>()((set, get) => ({
       loading: true,
       error: null,
       cursor: 0,
-      stepError: null,
       flash: null,
     });
   },
@@ -99,7 +92,7 @@ export const useDebugger = create<DebuggerState>()((set, get) => ({
   },
   exit() {
     stepCache.clear();
-    set({ mode: "design", runId: null, overview: null, topology: null, loading: false, error: null, stepError: null, flash: null });
+    set({ mode: "design", runId: null, overview: null, topology: null, loading: false, error: null, flash: null });
   },
   setCursor(step) {
     const n = get().overview?.steps.length ?? 0;
@@ -109,14 +102,8 @@ export const useDebugger = create<DebuggerState>()((set, get) => ({
   setDetailTab(detailTab) {
     set({ detailTab });
   },
-  setStepError(stepError) {
-    set({ stepError });
-  },
   flashItem(id) {
     set({ flash: { id, seq: ++flashSeq } });
-  },
-  bumpCache() {
-    set({ cacheVersion: get().cacheVersion + 1 });
   },
 }));
 
