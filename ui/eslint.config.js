@@ -3,6 +3,7 @@ import globals from "globals";
 import reactHooks from "eslint-plugin-react-hooks";
 import reactRefresh from "eslint-plugin-react-refresh";
 import tseslint from "typescript-eslint";
+import noSetStateInRender from "./eslint-rules/no-set-state-in-render.js";
 
 export default tseslint.config(
   { ignores: ["dist", "node_modules", "src/bindings", "e2e/.tmp"] },
@@ -10,11 +11,12 @@ export default tseslint.config(
     extends: [js.configs.recommended, ...tseslint.configs.recommended],
     files: ["**/*.{ts,tsx}"],
     languageOptions: { ecmaVersion: 2022, globals: { ...globals.browser, ...globals.node } },
-    plugins: { "react-hooks": reactHooks, "react-refresh": reactRefresh },
+    plugins: { "react-hooks": reactHooks, "react-refresh": reactRefresh, baton: { rules: { "no-set-state-in-render": noSetStateInRender } } },
     rules: {
       ...reactHooks.configs.recommended.rules,
       "react-refresh/only-export-components": ["warn", { allowConstantExport: true }],
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "baton/no-set-state-in-render": "error",
     },
   },
   {

@@ -52,7 +52,7 @@ export default defineConfig({
   build: { outDir: "dist", target: "es2022", chunkSizeWarningLimit: 2500 },
   test: {
     environment: "happy-dom",
-    include: ["src/**/*.test.{ts,tsx}"],
+    include: ["src/**/*.test.{ts,tsx}", "eslint-rules/**/*.test.js"],
     setupFiles: ["./vitest.setup.ts"],
     css: false,
   },

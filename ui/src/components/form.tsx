@@ -1,5 +1,6 @@
 // Small, consistent form controls for the inspector.
-import { useId, useState, type ReactNode } from "react";
+import { useId, type ReactNode } from "react";
+import { useDraft } from "./draft";
 
 export function Section({ title, actions, children, testId }: { title: string; actions?: ReactNode; children: ReactNode; testId?: string }) {
   return (
@@ -118,31 +119,21 @@ export function NumberField({
   allowEmpty?: boolean;
 }) {
   const id = useId();
-  const [draft, setDraft] = useState<string>(value == null ? "" : String(value));
-  const [error, setError] = useState<string | null>(null);
-  const [seen, setSeen] = useState(value);
-  if (seen !== value) {
-    // Follow external changes (undo, another selection) unless the draft already means the value.
-    setSeen(value);
-    if (parse(draft) !== (value ?? null)) {
-      setDraft(value == null ? "" : String(value));
-      setError(null);
-    }
-  }
+  // Follows external changes (undo, another selection) unless the draft produced the value.
+  const draft = useDraft<number | null>(value ?? null, (v) => (v === null ? "" : String(v)));
+  const error = draft.error;
 
   function commit(s: string) {
-    setDraft(s);
     const n = parse(s);
-    if (n === undefined) return setError("Not a number");
-    if (n === null) {
-      if (!allowEmpty) return setError("Required");
-      setError(null);
-      return onChange(null);
+    const fail = (error: string) => draft.typed(s, { error });
+    if (n === undefined) return fail("Not a number");
+    if (n === null && !allowEmpty) return fail("Required");
+    if (n !== null) {
+      if (integer && !Number.isInteger(n)) return fail("A whole number");
+      if (min !== undefined && n < min) return fail(`At least ${min}`);
+      if (max !== undefined && n > max) return fail(`At most ${max}`);
     }
-    if (integer && !Number.isInteger(n)) return setError("A whole number");
-    if (min !== undefined && n < min) return setError(`At least ${min}`);
-    if (max !== undefined && n > max) return setError(`At most ${max}`);
-    setError(null);
+    draft.typed(s, { value: n });
     onChange(n);
   }
 
@@ -152,7 +143,7 @@ export function NumberField({
         id={id}
         className="input mono"
         inputMode={integer ? "numeric" : "decimal"}
-        value={draft}
+        value={draft.text}
         placeholder={placeholder}
         data-testid={testId}
         min={min}

@@ -21,7 +21,7 @@ import type { RunCommands } from "../commands/run";
 import { durationMs, formatDuration, formatTokens, STEP_LABELS } from "../run/format";
 import { fileName } from "../recent";
 import { formatLabel, runSource } from "../run/source";
-import { num, type StepView } from "../run/types";
+import { num } from "../run/types";
 import { useQuery } from "../hooks/useQuery";
 import { cacheKey, neighbourTransfer, stepCache, useDebugger } from "../store/debugger";
 import { ContextPanel } from "./ContextPanel";
@@ -40,12 +40,10 @@ function useStepView(commands: RunCommands) {
     staleTime: Infinity,
     gcTime: 0,
     initialData: () => (runId ? stepCache.peek(cacheKey(runId, cursor)) : undefined),
+    // While the cursor's view loads, the last one of the same run stays (the query remembers it).
+    keepPrevious: (prev) => prev[1] === runId,
   });
-  const [last, setLast] = useState<{ runId: string; view: StepView } | null>(null);
-  const view = q.data ?? null;
-  if (view && runId && last?.view !== view) setLast({ runId, view });
-  const fallback = last?.runId === runId ? last.view : null;
-  return { view: view ?? fallback, loading: q.loading, error: q.error, retry: q.refresh };
+  return { view: q.data ?? null, loading: q.loading, error: q.error, retry: q.refresh };
 }
 
 export function Debugger({ commands, onEditTopology }: { commands: RunCommands; onEditTopology?: () => void }) {

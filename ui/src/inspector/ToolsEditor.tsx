@@ -1,5 +1,6 @@
 import { ChevronDown, ChevronRight, Plus, Trash2, Wrench } from "lucide-react";
 import { useState } from "react";
+import { useDraft } from "../components/draft";
 import { Section, TextAreaField, TextField } from "../components/form";
 import { updateAgent } from "../model/topology";
 import type { Agent, JsonValue, Tool } from "../model/types";
@@ -91,48 +92,29 @@ export function ToolsEditor({ agent }: { agent: Agent }) {
   );
 }
 
-function sameJson(text: string, value: JsonValue): boolean {
-  try {
-    return JSON.stringify(JSON.parse(text)) === JSON.stringify(value);
-  } catch {
-    return false;
-  }
-}
+const pretty = (v: JsonValue) => JSON.stringify(v ?? DEFAULT_PARAMS, null, 2);
+const sameJson = (a: JsonValue, b: JsonValue) => JSON.stringify(a ?? DEFAULT_PARAMS) === JSON.stringify(b ?? DEFAULT_PARAMS);
 
 /** JSON Schema of the arguments: edited as text, applied only when it parses to an object. */
 function ParametersField({ value, onChange, testId }: { value: JsonValue; onChange: (v: JsonValue) => void; testId: string }) {
-  const pretty = JSON.stringify(value ?? DEFAULT_PARAMS, null, 2);
-  const [draft, setDraft] = useState(pretty);
-  const [error, setError] = useState<string | null>(null);
-  const [seen, setSeen] = useState(pretty);
-  if (seen !== pretty) {
-    // An external change (undo, another tool): show it unless the draft already means it.
-    setSeen(pretty);
-    if (!sameJson(draft, value)) {
-      setDraft(pretty);
-      setError(null);
-    }
-  }
+  // An external change (undo, another tool) shows, unless the draft produced it.
+  const draft = useDraft(value, pretty, sameJson);
   return (
     <TextAreaField
       label="Parameters (JSON Schema)"
       rows={6}
-      value={draft}
+      value={draft.text}
       testId={testId}
-      error={error}
+      error={draft.error}
       hint="An object schema: type, properties, required."
       onChange={(text) => {
-        setDraft(text);
         try {
           const v = JSON.parse(text) as JsonValue;
-          if (v === null || typeof v !== "object" || Array.isArray(v)) {
-            setError("Must be a JSON object");
-            return;
-          }
-          setError(null);
+          if (v === null || typeof v !== "object" || Array.isArray(v)) return draft.typed(text, { error: "Must be a JSON object" });
+          draft.typed(text, { value: v });
           onChange(v);
         } catch (e) {
-          setError(e instanceof Error ? e.message.replace(/^JSON\.parse: /, "") : "Invalid JSON");
+          draft.typed(text, { error: e instanceof Error ? e.message.replace(/^JSON\.parse: /, "") : "Invalid JSON" });
         }
       }}
     />
