@@ -269,7 +269,24 @@ impl Api {
                         live.push(LiveEvent::StoreError { message: e.message });
                     }
                 }
-                Err(e) => live.push(LiveEvent::StoreError { message: e.message }),
+                Err(e) => {
+                    // The engine refused after all (prepare_run checks first, so this is rare):
+                    // the run still ends, with the reason.
+                    live.push(LiveEvent::StoreError { message: e.message.clone() });
+                    let outcome = crate::trace::Outcome {
+                        status: crate::trace::OutcomeStatus::Failed,
+                        reason: e.message,
+                        owner: String::new(),
+                        final_output: None,
+                        guard: None,
+                    };
+                    let ended_at = humantime::format_rfc3339_micros(std::time::SystemTime::now()).to_string();
+                    held.lock().expect("held lock").get_or_insert(LiveEvent::Finished {
+                        outcome,
+                        usage: Default::default(),
+                        ended_at,
+                    });
+                }
             }
             if let Some(f) = held.lock().expect("held lock").take() {
                 live.push(f);

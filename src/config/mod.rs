@@ -162,6 +162,13 @@ fn parse_yaml(text: &str, origin: &str) -> Result<Topology, ConfigError> {
 fn describe(field: &str, syntax: bool, raw: &str) -> String {
     // Both parsers append "at line L column C"; we print the position up front instead.
     let raw = raw.split(" at line ").next().unwrap_or(raw).trim();
+    // serde_norway names the path itself (`agents[0].model: invalid type`); say it once.
+    let raw = raw.strip_prefix(field).and_then(|r| r.strip_prefix(": ")).unwrap_or(raw);
+    let parent = field.rsplit_once('.').map(|(p, _)| p).unwrap_or("");
+    let raw = (!parent.is_empty())
+        .then(|| raw.strip_prefix(parent).and_then(|r| r.strip_prefix(": ")))
+        .flatten()
+        .unwrap_or(raw);
     if syntax {
         format!("syntax error: {raw}")
     } else if field.is_empty() {

@@ -47,7 +47,15 @@ struct Frame {
 /// How a frame ended.
 enum End {
     Completed(String),
-    Stopped { guard: &'static str, reason: String },
+    Stopped {
+        guard: &'static str,
+        reason: String,
+    },
+    /// A run-wide guard (model calls, delegation depth): ends the whole run, not just a frame.
+    Halted {
+        guard: &'static str,
+        reason: String,
+    },
     Escalated(String),
     Failed(String),
     Cancelled,
@@ -173,7 +181,7 @@ impl<'t> Runner<'t> {
                 final_output: Some(text),
                 guard: None,
             },
-            End::Stopped { guard, reason } => {
+            End::Stopped { guard, reason } | End::Halted { guard, reason } => {
                 Outcome { status: OutcomeStatus::Stopped, reason, owner, final_output: None, guard: Some(guard.into()) }
             }
             End::Escalated(reason) => {
@@ -222,6 +230,14 @@ impl<'t> Runner<'t> {
             loop {
                 if self.opts.cancel.is_cancelled() {
                     return (f, End::Cancelled);
+                }
+                let max_calls = self.topo.guards.max_model_calls;
+                if self.turn >= max_calls {
+                    let reason = format!(
+                        "Max model calls ({max_calls}) for the whole run reached (delegations included); raise guards.max_model_calls if the run needs more"
+                    );
+                    self.guard_step(&f, format!("max_model_calls: {reason}"));
+                    return (f, End::Halted { guard: "max_model_calls", reason });
                 }
                 let max_turns = self.topo.guards.max_turns;
                 if f.turns >= max_turns {
@@ -557,6 +573,17 @@ impl<'t> Runner<'t> {
     async fn delegate(&mut self, f: &mut Frame, call: ItemId, call_id: &str, edge: &Edge) -> Result<(), End> {
         let caller = f.owner.clone();
         let target = edge.to.clone();
+        let max_depth = self.topo.guards.max_depth;
+        if f.depth + 1 > max_depth {
+            let reason = format!(
+                "Delegation depth ({max_depth}) exceeded: {} delegates to {} at depth {}; a delegation cycle recurses without end — remove it, or raise guards.max_depth",
+                self.name(&caller),
+                self.name(&target),
+                f.depth + 1
+            );
+            self.guard_step(f, format!("max_depth: {reason}"));
+            return Err(End::Halted { guard: "max_depth", reason });
+        }
         let args = self.store.get(call).arguments.clone().unwrap_or_default();
         let input = serde_json::from_str::<serde_json::Value>(&args)
             .ok()
@@ -603,6 +630,7 @@ impl<'t> Runner<'t> {
         let (nested, end) = self.run_frame(nested).await;
         let (text, derived, note) = match end {
             End::Cancelled => return Err(End::Cancelled),
+            halted @ End::Halted { .. } => return Err(halted),
             End::Completed(text) if !text.is_empty() => {
                 let last = nested.hist.items.iter().rev().copied().find(|id| {
                     let i = self.store.get(*id);

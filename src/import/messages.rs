@@ -13,10 +13,36 @@ fn role_of(s: &str) -> Role {
     }
 }
 
+/// The text of a Python `repr` of an SDK output part, as the OTel contrib instrumentation of
+/// the Agents SDK (0.1.0) writes assistant text: `{'annotations': [], 'text': 'Hi', 'type':
+/// 'output_text'}`. None for any other text.
+fn python_repr_text(s: &str) -> Option<String> {
+    let s = s.trim();
+    if !(s.starts_with('{') && s.ends_with('}') && s.contains("'type': 'output_text'")) {
+        return None;
+    }
+    let at = s.find("'text': ")? + "'text': ".len();
+    let mut chars = s[at..].chars();
+    let quote = chars.next().filter(|q| *q == '\'' || *q == '"')?;
+    let mut out = String::new();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next()? {
+                'n' => out.push('\n'),
+                't' => out.push('\t'),
+                other => out.push(other),
+            },
+            c if c == quote => return Some(out),
+            c => out.push(c),
+        }
+    }
+    None
+}
+
 /// Text of a `content` that is a string or a list of parts.
 pub fn content_text(c: &Value) -> String {
     match c {
-        Value::String(s) => s.clone(),
+        Value::String(s) => python_repr_text(s).unwrap_or_else(|| s.clone()),
         Value::Array(parts) => parts
             .iter()
             .filter_map(|p| p.get("text").or_else(|| p.get("content")).and_then(Value::as_str).or_else(|| p.as_str()))

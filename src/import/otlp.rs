@@ -394,6 +394,7 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
     let parent = |s: &Span| by_id.get(&s.parent).map(|i| &spans[*i]);
     let mut events: Vec<Ev> = vec![];
     let mut notes = vec![];
+    let mut contrib_sdk = false;
     let mut owner: Option<String> = None;
     let mut pending_transfer: Option<String> = None;
     // Agent spans nested under a tool span are delegations; remember whom to return to.
@@ -448,6 +449,7 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
         }
         // An explicit handoff span (the OpenTelemetry contrib instrumentation of the Agents SDK).
         if sp.attrs.get("gen_ai.operation.name").and_then(Value::as_str) == Some("agent_handoff") {
+            contrib_sdk = true;
             if let (Some(from), Some(to)) =
                 (text_attr(&sp.attrs, "gen_ai.handoff.from_agent"), text_attr(&sp.attrs, "gen_ai.handoff.to_agent"))
             {
@@ -594,6 +596,14 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
         notes.push(
             "the spans carry no gen_ai.input.messages or llm.input_messages (content capture was off): transfers \
              show who handed off to whom, not what crossed"
+                .into(),
+        );
+    }
+    if contrib_sdk && saw_content {
+        notes.push(
+            "these spans come from the OpenTelemetry contrib instrumentation of the Agents SDK, whose chat spans \
+             record their input lossy: it drops function calls and tool results that were sent, so each receiver's \
+             input shows only the messages the instrumentation kept"
                 .into(),
         );
     }

@@ -297,17 +297,49 @@ pub struct Guards {
     /// The human agent that receives escalations; the first human agent when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub escalate_to: Option<String>,
+    /// Model calls allowed in the whole run, nested delegations included (each nested run also
+    /// has its own `max_turns`, as in the SDK, so only this bounds fan-out).
+    #[serde(default = "default_max_model_calls", skip_serializing_if = "is_default_max_model_calls")]
+    pub max_model_calls: u32,
+    /// How deep delegations may nest (a delegation cycle stops here instead of recursing).
+    #[serde(default = "default_max_depth", skip_serializing_if = "is_default_max_depth")]
+    pub max_depth: u32,
 }
 
 pub const DEFAULT_MAX_TURNS: u32 = 10;
+pub const DEFAULT_MAX_MODEL_CALLS: u32 = 200;
+pub const DEFAULT_MAX_DEPTH: u32 = 8;
 
 fn default_max_turns() -> u32 {
     DEFAULT_MAX_TURNS
 }
 
+fn default_max_model_calls() -> u32 {
+    DEFAULT_MAX_MODEL_CALLS
+}
+
+fn is_default_max_model_calls(v: &u32) -> bool {
+    *v == DEFAULT_MAX_MODEL_CALLS
+}
+
+fn default_max_depth() -> u32 {
+    DEFAULT_MAX_DEPTH
+}
+
+fn is_default_max_depth(v: &u32) -> bool {
+    *v == DEFAULT_MAX_DEPTH
+}
+
 impl Default for Guards {
     fn default() -> Self {
-        Guards { max_turns: DEFAULT_MAX_TURNS, max_handoffs: None, on_revisit: OnRevisit::Allow, escalate_to: None }
+        Guards {
+            max_turns: DEFAULT_MAX_TURNS,
+            max_handoffs: None,
+            on_revisit: OnRevisit::Allow,
+            escalate_to: None,
+            max_model_calls: DEFAULT_MAX_MODEL_CALLS,
+            max_depth: DEFAULT_MAX_DEPTH,
+        }
     }
 }
 

@@ -16,4 +16,13 @@ max_handoffs?: number | null, on_revisit: OnRevisit,
 /**
  * The human agent that receives escalations; the first human agent when absent.
  */
-escalate_to?: string | null, };
+escalate_to?: string | null, 
+/**
+ * Model calls allowed in the whole run, nested delegations included (each nested run also
+ * has its own `max_turns`, as in the SDK, so only this bounds fan-out).
+ */
+max_model_calls?: number, 
+/**
+ * How deep delegations may nest (a delegation cycle stops here instead of recursing).
+ */
+max_depth?: number, };

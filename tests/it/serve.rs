@@ -2,7 +2,7 @@
 //! the launch token), maps each error code's category to its HTTP status, and a refused request
 //! runs nothing and writes nothing.
 
-mod common;
+use crate::common;
 
 use baton::api::{Api, FileAccess};
 use baton::serve::{Guard, Token, router};

@@ -1,7 +1,7 @@
 //! Config format: round trips (property test), clear errors for bad input, and the checked-in
 //! JSON Schema.
 
-mod common;
+use crate::common;
 
 use baton::config::{self, ConfigError, Format};
 use baton::error::Coded;
@@ -140,7 +140,13 @@ fn topology() -> impl Strategy<Value = Topology> {
                 agents,
                 edges,
                 facts: vec![PinnedFact { id: "f".into(), text: "a fact: 'quoted'".into(), holders: vec!["a0".into()] }],
-                guards: Guards { max_turns, max_handoffs, on_revisit: OnRevisit::Stop, escalate_to: None },
+                guards: Guards {
+                    max_turns,
+                    max_handoffs,
+                    on_revisit: OnRevisit::Stop,
+                    escalate_to: None,
+                    ..Guards::default()
+                },
                 scenarios,
                 layout: BTreeMap::from([("a0".to_string(), Position { x: 1.5, y: -20.25 })]),
             };

@@ -1,7 +1,7 @@
 //! Lint rules: each rule fires on a topology built to trigger it, names the agents and edges
 //! involved, and stays quiet on the clean examples.
 
-mod common;
+use crate::common;
 
 use baton::config::{self, Format};
 use baton::lint::{Severity, lint};
@@ -11,7 +11,7 @@ fn findings(yaml: &str) -> Vec<baton::lint::Finding> {
 }
 
 fn codes(yaml: &str) -> Vec<String> {
-    findings(yaml).into_iter().map(|f| f.code).collect()
+    findings(yaml).into_iter().map(|f| f.code.to_string()).collect()
 }
 
 const HEAD: &str = "version: 1\nname: t\nentry: a\n";

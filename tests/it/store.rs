@@ -2,7 +2,7 @@
 //! debugger's queries answer from the store, items are stored once, deletion collects garbage,
 //! and bad stores (newer, locked, corrupt) are refused without being changed.
 
-mod common;
+use crate::common;
 
 use baton::engine::{RunOptions, run_mock};
 use baton::error::Coded;

@@ -3,7 +3,7 @@
 //! every agent's model input must match item for item (kind, role, content, order), along with
 //! its instructions, the final output and the last agent.
 
-mod common;
+use crate::common;
 
 use baton::context::ItemKind;
 use baton::trace::{StepKind, Trace};

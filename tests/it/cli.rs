@@ -1,6 +1,6 @@
 //! The CLI as a user runs it: exit codes, JSON shapes, exports and the refactor.
 
-mod common;
+use crate::common;
 
 use common::*;
 

@@ -2,9 +2,8 @@
 //! and headers, tool calls both ways, streaming, faults and retries, mixed providers in one
 //! topology, and a canary key that must never leave the request headers.
 
-mod common;
-#[path = "common/server.rs"]
-mod server;
+use crate::common;
+use crate::common::server;
 
 use baton::engine::{RunOptions, run};
 use baton::providers::anthropic::Anthropic;

@@ -2,7 +2,7 @@
 //! end runs with a reason, every policy builds the receiver's input it promises, events stream
 //! in order, and runs can be cancelled.
 
-mod common;
+use crate::common;
 
 use baton::context::{FactStatus, ItemKind};
 use baton::engine::{RunEvent, RunOptions, run_mock};

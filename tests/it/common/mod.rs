@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests: paths, the CLI binary, the pinned Python venv.
 #![allow(dead_code)]
 
+pub mod server;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;

@@ -4,7 +4,7 @@
 //! producing framework actually passed (the `.expected.json` ground truth); where the format
 //! does not record it, the importer must say so instead of inventing a diff.
 
-mod common;
+use crate::common;
 
 use baton::context::ItemKind;
 use baton::import::import_file;
@@ -86,8 +86,19 @@ fn atoms_of_receiver(t: &Trace, idx: usize) -> Vec<String> {
         .collect()
 }
 
+/// What a fixture's receiver inputs are compared with.
+#[derive(Clone, Copy, PartialEq)]
+enum Truth {
+    /// What the file says it recorded (`file_view`), or "not recorded".
+    FileView,
+    /// Exactly what the framework's fake model received.
+    Exact,
+    /// A lossy instrumentation: every item Baton shows was really sent, none invented.
+    Subset,
+}
+
 /// Transfers, final output and (when the file records it) each receiver's input.
-fn check(name: &str, rebuilt: bool) {
+fn check(name: &str, mode: Truth) {
     let runs = import(name);
     let e = expected(name);
     assert_eq!(runs.len(), 1, "{name}: one run");
@@ -113,7 +124,7 @@ fn check(name: &str, rebuilt: bool) {
     let notes = t.source.as_ref().unwrap()["notes"].to_string();
     for (i, x) in e["transfers"].as_array().unwrap().iter().enumerate() {
         let view = &x["file_view"];
-        let truth = if rebuilt { Some(&x["receiver_first_call"]["messages"]) } else { None };
+        let truth = (mode != Truth::FileView).then(|| &x["receiver_first_call"]["messages"]);
         let messages = match (view["available"].as_bool(), view["matches_ground_truth"].as_bool(), truth) {
             (_, _, Some(m)) => m,
             (Some(true), Some(true), _) => &view["messages"],
@@ -128,6 +139,14 @@ fn check(name: &str, rebuilt: bool) {
             }
         };
         let (got, want) = (atoms_of_receiver(t, i), atoms_of_expected(messages));
+        if mode == Truth::Subset {
+            assert!(!got.is_empty(), "{name}: transfer {i}: the file records part of the input");
+            for atom in &got {
+                assert!(want.contains(atom), "{name}: transfer {i}: '{atom}' was never sent\n{want:#?}");
+            }
+            assert!(notes.to_lowercase().contains("lossy") || notes.contains("drops"), "{name}: {notes}");
+            continue;
+        }
         if name.contains("_none") {
             // The session does not record include_contents='none': the importer rebuilds the
             // default (and says so); what the 'none' agent saw is the current turn, its tail.
@@ -150,35 +169,34 @@ fn openai_agents_responses_model_exports_say_what_they_lack() {
         "openai_agents_handoff.jsonl",
         "openai_agents_astool.jsonl",
     ] {
-        check(f, false);
+        check(f, Truth::FileView);
     }
 }
 
 #[test]
 fn openai_agents_chat_completions_exports_match_what_the_sdk_passed() {
     for f in ["openai_agents_handoff_chatcmpl.jsonl", "openai_agents_astool_chatcmpl.jsonl"] {
-        check(f, false);
+        check(f, Truth::FileView);
     }
 }
 
 #[test]
 fn otlp_genai_files_match_what_the_app_passed() {
     for f in ["otlp_genai.json", "otlp_genai.jsonl", "otlp_genai_legacy.json", "otlp_adk_genai.json"] {
-        check(f, false);
+        check(f, Truth::FileView);
     }
 }
 
 #[test]
 fn openinference_and_contrib_instrumentations_are_read() {
-    for f in ["otlp_openinference.json", "otlp_genai_openai_agents.json"] {
-        check(f, false);
-    }
+    check("otlp_openinference.json", Truth::Exact);
+    check("otlp_genai_openai_agents.json", Truth::Subset);
 }
 
 #[test]
 fn adk_sessions_rebuild_what_adk_sent_the_model() {
     for f in ["adk_session.json", "adk_session.camel.json", "adk_session_none.json"] {
-        check(f, true);
+        check(f, Truth::Exact);
     }
 }
 

@@ -1,7 +1,7 @@
 //! The `openai-agents-py` export, imported by the real OpenAI Agents SDK (pinned in
 //! tests/fidelity/requirements.txt): agents, handoffs and tools must be exactly the topology's.
 
-mod common;
+use crate::common;
 
 use baton::topology::{ContextPolicy, EdgeKind, Topology};
 use common::*;

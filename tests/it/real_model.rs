@@ -3,7 +3,7 @@
 //! model guarantees — a real response, well-formed tool calls under a forced choice, a run that
 //! ends with a reason — not the model's judgement.
 
-mod common;
+use crate::common;
 
 use baton::engine::{RunOptions, run};
 use baton::providers::LiveModels;

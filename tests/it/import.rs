@@ -2,7 +2,7 @@
 //! gets a clear error naming the format, the line or byte, and what was expected; JSON Lines
 //! stream (runs arrive before the file is read to the end); a failed import saves nothing.
 
-mod common;
+use crate::common;
 
 use baton::context::FactStatus;
 use baton::import::{ImportError, SourceFormat, import_reader};

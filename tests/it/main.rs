@@ -1,0 +1,19 @@
+//! Baton's integration tests, in one binary (one link instead of thirteen): one module per
+//! area. `cargo test --test it <module>` runs one area, e.g. `cargo test --test it serve`.
+
+mod common;
+
+mod bindings;
+mod cli;
+mod config;
+mod engine;
+mod export_python;
+mod fidelity;
+mod import;
+mod import_fixtures;
+mod lint;
+mod providers;
+mod real_model;
+mod serve;
+mod snapshots;
+mod store;
