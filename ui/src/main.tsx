@@ -9,10 +9,11 @@ import { createRoot } from "react-dom/client";
 import { App } from "./app/App";
 import { createPlatform, detectPlatformKind } from "./platform";
 
-const platform = createPlatform(detectPlatformKind(window));
-
-createRoot(document.getElementById("root") as HTMLElement).render(
-  <StrictMode>
-    <App platform={platform} />
-  </StrictMode>,
-);
+// The mock adapter (dev server and tests only) is loaded on demand, hence the wait.
+void createPlatform(detectPlatformKind(window)).then((platform) => {
+  createRoot(document.getElementById("root") as HTMLElement).render(
+    <StrictMode>
+      <App platform={platform} />
+    </StrictMode>,
+  );
+});

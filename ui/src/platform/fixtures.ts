@@ -1,6 +1,6 @@
 import type { Topology } from "../model/types";
 
-/** A tiny fixture set for the mock platform (component tests and `?platform=mock`). */
+/** A tiny fixture set for the mock platform (component tests and `?platform=mock` in the dev server). */
 export const FIXTURES: Record<string, Topology> = {
   "ticket-reopen.yaml": {
     version: 1,

@@ -1,5 +1,6 @@
-// An in-memory backend for component tests and `?platform=mock`. Its lint, export and refactor
-// are small stand-ins for the Rust core's, good enough to exercise the UI.
+// An in-memory backend for component tests and `?platform=mock` in the dev server (never in a
+// production build). Its lint, export and refactor are small stand-ins for the Rust core's, good
+// enough to exercise the UI.
 import type { Agent, Edge, Finding, Topology } from "../model/types";
 import { edgeId, normalizeTopology, orderChain, longestHandoffChain, policyLabel, uniqueEdgeId } from "../model/topology";
 import { FIXTURES } from "./fixtures";

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { FIXTURES } from "./fixtures";
 import { createHttpPlatform } from "./http";
-import { detectPlatformKind } from "./index";
+import { createPlatform, detectPlatformKind, MOCK_ALLOWED } from "./index";
 import { createMockPlatform } from "./mock";
 import { PlatformError, toPlatformError } from "./types";
 
@@ -12,6 +12,21 @@ describe("adapter selection", () => {
     expect(detectPlatformKind({ location: { search: "?platform=mock" }, __TAURI_INTERNALS__: {} })).toBe("mock");
     expect(detectPlatformKind({ location: { search: "?platform=other" } })).toBe("http");
     expect(detectPlatformKind({ location: { search: "?platform=http" }, __TAURI_INTERNALS__: {} })).toBe("http");
+  });
+
+  it("ignores ?platform=mock where the mock is not allowed (a production build): the real adapter", () => {
+    expect(detectPlatformKind({ location: { search: "?platform=mock" } }, false)).toBe("http");
+    expect(detectPlatformKind({ location: { search: "?platform=mock" }, __TAURI_INTERNALS__: {} }, false)).toBe("tauri");
+    expect(detectPlatformKind({ location: { search: "?platform=http" }, __TAURI_INTERNALS__: {} }, false)).toBe("http");
+    expect(detectPlatformKind({ location: { search: "?platform=nonsense" }, __TAURI_INTERNALS__: {} }, false)).toBe("tauri");
+  });
+
+  it("allows the mock in tests, and loads it on demand", async () => {
+    expect(MOCK_ALLOWED).toBe(true);
+    const p = await createPlatform("mock");
+    expect(p.kind).toBe("mock");
+    await expect(p.list_files()).resolves.toEqual(expect.arrayContaining([expect.objectContaining({ path: "ticket-reopen.yaml" })]));
+    expect((await createPlatform("http")).kind).toBe("http");
   });
 });
 
