@@ -86,9 +86,13 @@ pub fn supervisor_refactor(t: &Topology, chain: Option<&[String]>) -> Result<(To
             tools: vec![],
         },
     );
-    // Chain edges go; edges that reached the head now reach the supervisor.
-    out.edges.retain(|e| !chain.contains(&e.id));
-    for e in out.edges.iter_mut().filter(|e| e.to == head && e.kind == EdgeKind::Handoff) {
+    // Chain edges go; edges that reached the head now reach the supervisor, and the agents that
+    // used them call the new transfer tool (their scripts too, below).
+    let chain_ids: std::collections::HashSet<&String> = chain.iter().collect();
+    out.edges.retain(|e| !chain_ids.contains(&e.id));
+    let mut renamed: Vec<(String, String, String)> = vec![]; // (agent, old tool, edge index)
+    for (i, e) in out.edges.iter_mut().enumerate().filter(|(_, e)| e.to == head && e.kind == EdgeKind::Handoff) {
+        renamed.push((e.from.clone(), t.tool_name(e), i.to_string()));
         e.to = sup_id.clone();
         e.id.clear();
     }
@@ -101,8 +105,18 @@ pub fn supervisor_refactor(t: &Topology, chain: Option<&[String]>) -> Result<(To
         e.acceptance = *acc;
         new_edges.push(e);
     }
+    let shift = new_edges.len();
     out.edges.splice(0..0, new_edges);
     out.normalize();
+    // (agent, old tool name, new tool name) of every retargeted edge.
+    let renamed: Vec<(String, String, String)> = renamed
+        .into_iter()
+        .map(|(agent, old, i)| {
+            let e = &out.edges[i.parse::<usize>().expect("an index") + shift];
+            (agent, old, out.tool_name(e))
+        })
+        .filter(|(_, old, new)| old != new)
+        .collect();
     // The supervisor holds every fact its workers held: it is the one that never leaves.
     for f in out.facts.iter_mut() {
         if f.holders.iter().any(|h| workers.iter().any(|(w, _)| w == h)) && !f.holders.contains(&sup_id) {
@@ -118,9 +132,15 @@ pub fn supervisor_refactor(t: &Topology, chain: Option<&[String]>) -> Result<(To
             out.tool_name(e)
         })
         .collect();
+    let removed: std::collections::HashSet<String> = removed.into_iter().collect();
     for s in out.scenarios.iter_mut() {
-        for rules in s.scripts.values_mut() {
+        for (agent, rules) in s.scripts.iter_mut() {
             for r in rules.iter_mut() {
+                for c in r.then.calls.iter_mut() {
+                    if let Some((_, _, new)) = renamed.iter().find(|(a, old, _)| a == agent && *old == c.tool) {
+                        c.tool = new.clone();
+                    }
+                }
                 let before = r.then.calls.len();
                 r.then.calls.retain(|c| !removed.contains(&c.tool));
                 if r.then.calls.len() < before && r.then.calls.is_empty() && r.then.say.is_none() {

@@ -97,7 +97,8 @@ impl Api {
         Ok(Topology::new(&a.name))
     }
 
-    pub async fn save_topology(self: &Arc<Self>, a: SaveArgs) -> Result<(), ApiError> {
+    pub async fn save_topology(self: &Arc<Self>, mut a: SaveArgs) -> Result<(), ApiError> {
+        a.topology.normalize();
         let api = self.clone();
         let t = a.topology.clone();
         blocking(move || {
@@ -122,15 +123,18 @@ impl Api {
         .await
     }
 
-    pub async fn lint_topology(self: &Arc<Self>, a: LintArgs) -> Result<Vec<Finding>, ApiError> {
+    pub async fn lint_topology(self: &Arc<Self>, mut a: LintArgs) -> Result<Vec<Finding>, ApiError> {
+        a.topology.normalize();
         blocking(move || Ok(lint::lint(&a.topology))).await
     }
 
-    pub async fn export_topology(self: &Arc<Self>, a: ExportArgs) -> Result<String, ApiError> {
+    pub async fn export_topology(self: &Arc<Self>, mut a: ExportArgs) -> Result<String, ApiError> {
+        a.topology.normalize();
         blocking(move || Ok(export::export(&a.topology, a.format)?)).await
     }
 
-    pub async fn refactor_supervisor(self: &Arc<Self>, a: RefactorArgs) -> Result<Topology, ApiError> {
+    pub async fn refactor_supervisor(self: &Arc<Self>, mut a: RefactorArgs) -> Result<Topology, ApiError> {
+        a.topology.normalize();
         let chain = (!a.chain.is_empty()).then_some(a.chain.as_slice());
         Ok(refactor::supervisor_refactor(&a.topology, chain)?.0)
     }

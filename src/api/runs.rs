@@ -180,7 +180,9 @@ impl PreparedRun {
 
 impl Api {
     /// Checks a run request and opens what it needs; errors here mean the run never started.
-    pub async fn prepare_run(&self, r: RunRequest) -> Result<PreparedRun, ApiError> {
+    pub async fn prepare_run(&self, mut r: RunRequest) -> Result<PreparedRun, ApiError> {
+        // Whatever host it came through, a topology gets its default edge ids first.
+        r.topology.normalize();
         r.topology.validate()?;
         match &r.scenario {
             Some(s) if r.topology.scenario(Some(s)).is_none() => {
@@ -263,7 +265,17 @@ impl Api {
             }
         }));
         tokio::spawn(async move {
-            match prepared.run().await {
+            use futures::FutureExt;
+            // A bug in the engine must not leave the run "running" for ever: a panic ends it too.
+            let result = std::panic::AssertUnwindSafe(prepared.run()).catch_unwind().await.unwrap_or_else(|p| {
+                let what =
+                    p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned());
+                Err(ApiError::new(
+                    ErrorCode::ApiInternal,
+                    format!("the run stopped on an internal error ({}); please report it", what.unwrap_or_default()),
+                ))
+            });
+            match result {
                 Ok(result) => {
                     if let Some(Err(e)) = result.saved {
                         live.push(LiveEvent::StoreError { message: e.message });

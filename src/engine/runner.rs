@@ -279,10 +279,12 @@ impl<'t> Runner<'t> {
                     }
                 };
                 let resp = match result {
-                    Ok(r) => r,
+                    Ok(r) => redacted(r),
                     Err(ModelError::Cancelled) => return (f, End::Cancelled),
                     Err(e) => {
-                        let reason = format!("{}'s model call failed: {e}", agent.name);
+                        let reason =
+                            crate::providers::redact::redact(&format!("{}'s model call failed: {e}", agent.name))
+                                .into_owned();
                         self.guard_step(&f, format!("error: {reason}"));
                         return (f, End::Failed(reason));
                     }
@@ -664,6 +666,22 @@ impl<'t> Runner<'t> {
         self.push_step(s);
         Ok(())
     }
+}
+
+/// A provider's answer without any key it may echo (nothing a provider sends is stored or
+/// shown unredacted).
+fn redacted(mut r: crate::providers::ModelResponse) -> crate::providers::ModelResponse {
+    use crate::providers::redact::{redact, redact_json};
+    for o in &mut r.output {
+        match o {
+            OutputItem::Reasoning(t) | OutputItem::Message(t) => *t = redact(t).into_owned(),
+            OutputItem::Call { arguments, .. } => *arguments = redact(arguments).into_owned(),
+        }
+    }
+    if let Some(x) = r.exchange.as_mut() {
+        redact_json(x);
+    }
+    r
 }
 
 fn visible(f: &Frame) -> Vec<ItemId> {

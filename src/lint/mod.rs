@@ -6,7 +6,7 @@ mod rules;
 
 pub use rules::LintCode;
 
-use crate::topology::{Topology, TopologyGraph};
+use crate::topology::{Agent, Edge, Topology, TopologyGraph};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -46,21 +46,46 @@ pub struct Finding {
 pub struct Cx<'a> {
     pub t: &'a Topology,
     pub graph: TopologyGraph,
-    names: std::collections::HashMap<&'a str, &'a str>,
+    agents: std::collections::HashMap<&'a str, &'a Agent>,
+    out: std::collections::HashMap<&'a str, Vec<&'a Edge>>,
 }
 
 impl<'a> Cx<'a> {
     fn new(t: &'a Topology) -> Cx<'a> {
-        let mut names = std::collections::HashMap::new();
+        let mut agents = std::collections::HashMap::new();
         for a in &t.agents {
-            names.entry(a.id.as_str()).or_insert(a.name.as_str());
+            agents.entry(a.id.as_str()).or_insert(a);
         }
-        Cx { t, graph: TopologyGraph::build(t), names }
+        let mut out: std::collections::HashMap<&str, Vec<&Edge>> = std::collections::HashMap::new();
+        for e in &t.edges {
+            out.entry(e.from.as_str()).or_default().push(e);
+        }
+        Cx { t, graph: TopologyGraph::build(t), agents, out }
+    }
+
+    /// The agent with this id (the first, when ids repeat).
+    pub fn agent(&self, id: &str) -> Option<&'a Agent> {
+        self.agents.get(id).copied()
+    }
+
+    /// The edges leaving an agent, in topology order.
+    pub fn edges_from(&self, id: &str) -> impl Iterator<Item = &'a Edge> + '_ {
+        self.out.get(id).into_iter().flatten().copied()
+    }
+
+    /// The tool name the sender of `e` sees for it.
+    pub fn tool_name(&self, e: &Edge) -> String {
+        match &e.tool {
+            Some(t) => t.clone(),
+            None => {
+                crate::topology::default_tool_name(e.kind, self.agent(&e.to).map(|a| a.name.as_str()).unwrap_or(&e.to))
+            }
+        }
     }
 
     /// An agent's name, or its id when it does not exist.
     pub fn name(&self, id: &str) -> String {
-        self.names.get(id).copied().unwrap_or(id).to_owned()
+        self.agent(id).map(|a| a.name.as_str()).unwrap_or(id).to_owned()
     }
 
     /// Agents as "A → B → C".

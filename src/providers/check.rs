@@ -23,7 +23,11 @@ pub const REAL: [Provider; 5] =
 
 /// Checks every real provider (in parallel, 5 s each).
 pub async fn check_all() -> Vec<ProviderStatus> {
-    let client = reqwest::Client::builder().timeout(Duration::from_secs(5)).build().expect("static client settings");
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(5))
+        .redirect(super::http::same_origin_redirects())
+        .build()
+        .expect("static client settings");
     futures::future::join_all(REAL.iter().map(|p| check(&client, *p))).await
 }
 

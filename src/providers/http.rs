@@ -95,11 +95,13 @@ impl HttpPolicy {
     /// How long the server asked us to wait, if it did and it is reasonable.
     pub fn retry_after(&self, headers: &reqwest::header::HeaderMap) -> Option<Duration> {
         let get = |k: &str| headers.get(k).and_then(|v| v.to_str().ok()).map(str::trim);
+        // A server may send anything: NaN, inf, -5 or 1e300 are not waits (backoff is used).
+        let secs = |s: f64| Duration::try_from_secs_f64(s).ok();
         let d = if let Some(ms) = get("retry-after-ms").and_then(|v| v.parse::<f64>().ok()) {
-            Some(Duration::from_secs_f64(ms / 1000.0))
+            secs(ms / 1000.0)
         } else if let Some(v) = get("retry-after") {
             match v.parse::<f64>() {
-                Ok(secs) => Some(Duration::from_secs_f64(secs.max(0.0))),
+                Ok(s) => secs(s),
                 Err(_) => httpdate::parse_http_date(v)
                     .ok()
                     .map(|t| t.duration_since(std::time::SystemTime::now()).unwrap_or(Duration::ZERO)),
@@ -140,10 +142,31 @@ pub fn error_message(body: &str) -> String {
         .or_else(|| v.pointer("/message"))
         .or_else(|| v.pointer("/0/error/message"))
         .and_then(|m| m.as_str());
-    match msg {
+    let m: String = match msg {
         Some(m) => m.to_owned(),
         None => body.chars().take(300).collect(),
-    }
+    };
+    super::redact::redact(&m).into_owned()
+}
+
+/// A key travels in a header; a redirect to another host would carry it there (reqwest strips
+/// only `Authorization`, not `x-api-key` or `x-goog-api-key`), so only same-origin redirects are
+/// followed. Every client that sends a key uses this.
+pub fn same_origin_redirects() -> reqwest::redirect::Policy {
+    reqwest::redirect::Policy::custom(|attempt| {
+        let same = attempt.previous().last().is_some_and(|prev| {
+            prev.scheme() == attempt.url().scheme()
+                && prev.host_str() == attempt.url().host_str()
+                && prev.port_or_known_default() == attempt.url().port_or_known_default()
+        });
+        if !same {
+            attempt.stop()
+        } else if attempt.previous().len() > 5 {
+            attempt.error("too many redirects")
+        } else {
+            attempt.follow()
+        }
+    })
 }
 
 /// A client with the policy's timeouts. Keys go into headers per request, never into URLs.
@@ -152,6 +175,7 @@ pub fn client(policy: &HttpPolicy) -> reqwest::Client {
         .connect_timeout(policy.connect_timeout)
         .read_timeout(policy.read_timeout)
         .user_agent(concat!("baton/", env!("CARGO_PKG_VERSION")))
+        .redirect(same_origin_redirects())
         .build()
         .expect("an HTTP client with static settings builds")
 }
@@ -178,7 +202,15 @@ pub async fn send_with_retries(
                     b = resp.text() => b.unwrap_or_default(),
                     _ = cancel.cancelled() => return Err(ModelError::Cancelled),
                 };
-                let err = ModelError::Http { provider: provider.into(), status, message: error_message(&body) };
+                let message = if (300..400).contains(&status) {
+                    let to = headers.get("location").and_then(|v| v.to_str().ok()).unwrap_or("?");
+                    format!(
+                        "the server redirected to {to}, another host; Baton does not follow a redirect that would carry your key elsewhere — set the provider's base URL to the final address"
+                    )
+                } else {
+                    error_message(&body)
+                };
+                let err = ModelError::Http { provider: provider.into(), status, message };
                 if !retryable(status, &headers, &body) {
                     return Err(err);
                 }
@@ -291,6 +323,25 @@ mod tests {
         let mut h = HeaderMap::new();
         h.insert("retry-after", HeaderValue::from_static("3600"));
         assert_eq!(p.retry_after(&h), None, "too long a wait is not honoured");
+    }
+
+    #[test]
+    fn hostile_retry_after_values_are_not_waits() {
+        let p = HttpPolicy::default();
+        for (k, v) in [
+            ("retry-after-ms", "NaN"),
+            ("retry-after-ms", "-5"),
+            ("retry-after-ms", "inf"),
+            ("retry-after-ms", "1e300"),
+            ("retry-after", "inf"),
+            ("retry-after", "-1"),
+            ("retry-after", "NaN"),
+            ("retry-after", "soon"),
+        ] {
+            let mut h = HeaderMap::new();
+            h.insert(k, HeaderValue::from_static(v));
+            assert_eq!(p.retry_after(&h), None, "{k}: {v}");
+        }
     }
 
     #[test]

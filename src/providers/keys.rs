@@ -48,13 +48,16 @@ impl std::fmt::Display for KeySource {
 pub fn key(p: Provider) -> Option<(String, KeySource)> {
     for v in key_vars(p) {
         if let Some(k) = std::env::var(v).ok().filter(|k| !k.trim().is_empty()) {
+            super::redact::remember(&k);
             return Some((k.trim().to_owned(), KeySource::Env(v)));
         }
     }
     if p == Provider::Mock || std::env::var_os("BATON_NO_KEYRING").is_some() {
         return None;
     }
-    entry(p)?.get_password().ok().filter(|k| !k.is_empty()).map(|k| (k, KeySource::Keyring))
+    let k = entry(p)?.get_password().ok().filter(|k| !k.is_empty())?;
+    super::redact::remember(&k);
+    Some((k, KeySource::Keyring))
 }
 
 fn keyring_error(m: String) -> ApiError {

@@ -11,6 +11,7 @@ mod live;
 mod mock;
 pub mod openai_chat;
 pub mod openai_responses;
+pub mod redact;
 pub mod wire;
 
 pub use check::{ProviderStatus, REAL, check_all};

@@ -2,7 +2,7 @@
 //! reachability, cycles per edge kind, chains of handoffs.
 
 use super::{EdgeKind, Topology};
-use petgraph::algo::tarjan_scc;
+use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::{Bfs, EdgeFiltered, EdgeRef};
 use std::collections::HashMap;
@@ -46,19 +46,23 @@ impl TopologyGraph {
     pub fn cycles(&self, kind: EdgeKind) -> Vec<(Vec<String>, Vec<String>)> {
         let filtered = EdgeFiltered::from_fn(&self.graph, |e| e.weight().1 == kind);
         let mut out = vec![];
-        for scc in tarjan_scc(&filtered) {
+        // Kosaraju's search is iterative: a 100,000-agent chain does not exhaust the stack.
+        for scc in kosaraju_scc(&filtered) {
             let self_loop = scc.len() == 1 && self.graph.edges_connecting(scc[0], scc[0]).any(|e| e.weight().1 == kind);
             if scc.len() < 2 && !self_loop {
                 continue;
             }
             let mut nodes = scc.clone();
             nodes.sort();
+            let inside: std::collections::HashSet<NodeIndex> = nodes.iter().copied().collect();
             let agents = nodes.iter().map(|&n| self.graph[n].clone()).collect();
-            let edges = self
-                .graph
-                .edge_references()
-                .filter(|e| e.weight().1 == kind && nodes.contains(&e.source()) && nodes.contains(&e.target()))
-                .map(|e| e.weight().0.clone())
+            let edges = nodes
+                .iter()
+                .flat_map(|&n| self.graph.edges(n))
+                .filter(|e| e.weight().1 == kind && inside.contains(&e.target()))
+                .map(|e| (e.id(), e.weight().0.clone()))
+                .collect::<std::collections::BTreeMap<_, _>>()
+                .into_values()
                 .collect();
             out.push((agents, edges));
         }
@@ -67,31 +71,75 @@ impl TopologyGraph {
     }
 
     /// The longest chain of handoffs from `start` that visits no agent twice: the edge ids in
-    /// order. Used by the supervisor refactor when no chain is given.
+    /// order. Used by the supervisor refactor when no chain is given. Exact on acyclic handoff
+    /// graphs (a longest path in topological order); on cyclic ones, the longest chain an
+    /// iterative search finds within a fixed budget (the exact answer is NP-hard).
     pub fn longest_handoff_chain(&self, start: &str) -> Vec<String> {
         let Some(&s) = self.index.get(start) else {
             return vec![];
         };
-        let mut best = vec![];
-        let mut path = vec![];
-        let mut visited = vec![s];
-        self.dfs_chain(s, &mut visited, &mut path, &mut best);
+        let handoffs = EdgeFiltered::from_fn(&self.graph, |e| e.weight().1 == EdgeKind::Handoff);
+        if let Ok(order) = petgraph::algo::toposort(&handoffs, None) {
+            // best[n] = (length, next edge) of the longest chain starting at n.
+            let mut best: HashMap<NodeIndex, (usize, Option<petgraph::graph::EdgeIndex>)> = HashMap::new();
+            for &n in order.iter().rev() {
+                let mut b = (0, None);
+                for e in self.graph.edges(n).filter(|e| e.weight().1 == EdgeKind::Handoff) {
+                    let len = 1 + best.get(&e.target()).map(|x| x.0).unwrap_or(0);
+                    if len > b.0 {
+                        b = (len, Some(e.id()));
+                    }
+                }
+                best.insert(n, b);
+            }
+            let mut out = vec![];
+            let mut cur = s;
+            while let Some((_, Some(e))) = best.get(&cur) {
+                out.push(self.graph[*e].0.clone());
+                cur = self.graph.edge_endpoints(*e).expect("an edge of the graph").1;
+            }
+            return out;
+        }
+        // Cyclic: depth-first with an explicit stack and a budget of expansions.
+        let mut budget = 200_000usize;
+        let mut best: Vec<String> = vec![];
+        let mut path: Vec<String> = vec![];
+        let mut on_path: std::collections::HashSet<NodeIndex> = [s].into();
+        let mut stack: Vec<(NodeIndex, Vec<(NodeIndex, String)>)> = vec![(s, self.next_handoffs(s))];
+        while let Some((_, next)) = stack.last_mut() {
+            budget = budget.saturating_sub(1);
+            match next.pop().filter(|_| budget > 0) {
+                Some((t, id)) if !on_path.contains(&t) => {
+                    on_path.insert(t);
+                    path.push(id);
+                    if path.len() > best.len() {
+                        best = path.clone();
+                    }
+                    let n = self.next_handoffs(t);
+                    stack.push((t, n));
+                }
+                Some(_) => {}
+                None => {
+                    let (n, _) = stack.pop().expect("the stack is not empty");
+                    if n != s {
+                        on_path.remove(&n);
+                        path.pop();
+                    }
+                }
+            }
+        }
         best
     }
 
-    fn dfs_chain(&self, n: NodeIndex, visited: &mut Vec<NodeIndex>, path: &mut Vec<String>, best: &mut Vec<String>) {
-        if path.len() > best.len() {
-            *best = path.clone();
-        }
-        for e in self.graph.edges(n) {
-            if e.weight().1 != EdgeKind::Handoff || visited.contains(&e.target()) {
-                continue;
-            }
-            visited.push(e.target());
-            path.push(e.weight().0.clone());
-            self.dfs_chain(e.target(), visited, path, best);
-            path.pop();
-            visited.pop();
-        }
+    fn next_handoffs(&self, n: NodeIndex) -> Vec<(NodeIndex, String)> {
+        let mut v: Vec<(NodeIndex, String)> = self
+            .graph
+            .edges(n)
+            .filter(|e| e.weight().1 == EdgeKind::Handoff)
+            .map(|e| (e.target(), e.weight().0.clone()))
+            .collect();
+        // Popped from the end: the first edge of the topology is tried first.
+        v.reverse();
+        v
     }
 }

@@ -433,7 +433,8 @@ impl Topology {
     /// entry names, and duplicate ids. Lint reports the same problems as findings.
     pub fn validate(&self) -> Result<(), ValidationError> {
         let mut problems = Vec::new();
-        let known = |id: &str| self.agents.iter().any(|a| a.id == id);
+        let ids: std::collections::HashSet<&str> = self.agents.iter().map(|a| a.id.as_str()).collect();
+        let known = |id: &str| ids.contains(id);
         let mut seen = std::collections::HashSet::new();
         for a in &self.agents {
             if !seen.insert(a.id.as_str()) {
@@ -458,11 +459,17 @@ impl Topology {
                     ));
                 }
             }
-            if !e.id.is_empty() && !edge_ids.insert(e.id.as_str()) {
-                problems.push(format!("edge id '{}' is used twice", e.id));
+            if e.id.trim().is_empty() {
+                problems.push(format!("edges[{i}] ({} -> {}) has an empty id", e.from, e.to));
+            } else if !edge_ids.insert(e.id.as_str()) {
+                problems.push(format!("edge id '{}' is used twice; ids must be unique", e.id));
             }
         }
+        let mut fact_ids = std::collections::HashSet::new();
         for f in &self.facts {
+            if !fact_ids.insert(f.id.as_str()) {
+                problems.push(format!("fact id '{}' is used twice; ids must be unique", f.id));
+            }
             for h in &f.holders {
                 if !known(h) {
                     problems.push(format!("fact '{}' names unknown holder agent '{h}'", f.id));
@@ -472,7 +479,11 @@ impl Topology {
         if let Some(h) = self.guards.escalate_to.as_ref().filter(|h| !known(h)) {
             problems.push(format!("guards.escalate_to names unknown agent '{h}'"));
         }
+        let mut scenario_names = std::collections::HashSet::new();
         for s in &self.scenarios {
+            if !scenario_names.insert(s.name.as_str()) {
+                problems.push(format!("scenario name '{}' is used twice; names must be unique", s.name));
+            }
             for agent in s.scripts.keys() {
                 if !known(agent) {
                     problems.push(format!("scenario '{}' has a script for unknown agent '{agent}'", s.name));
@@ -505,7 +516,7 @@ impl ModelRef {
 
 /// References in a topology that point nowhere. Lists every problem, not just the first.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("the topology refers to things that do not exist:\n  - {}\nfix: add the missing agents or correct the ids", problems.join("\n  - "))]
+#[error("the topology is not consistent:\n  - {}\nfix: add the missing agents or correct the ids", problems.join("\n  - "))]
 pub struct ValidationError {
     pub problems: Vec<String>,
 }

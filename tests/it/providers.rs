@@ -649,3 +649,87 @@ fn providers_check_reports_configured_and_reachable() {
     assert_eq!(an.requests()[0].headers["x-api-key"], "bad");
     assert_eq!(oa.requests()[0].headers["authorization"], "Bearer sk-x");
 }
+
+/// A provider that redirects to another host, and one that echoes the key in its error body:
+/// the key reaches neither the other host nor anything Baton prints or stores.
+#[test]
+fn keys_follow_no_redirect_to_another_host_and_echoes_are_redacted() {
+    let canary = ["sk-ant-canary-redirect-0a1b2c3d", "AIza-canary-echo-4e5f6a7b8c9d"];
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("store.db");
+    let out = dir.path().join("trace.json");
+    let topo = dir.path().join("t.yaml");
+    let runtime = rt();
+    // "localhost" and "127.0.0.1" are different hosts to an HTTP client.
+    let (an, evil, ge) =
+        runtime.block_on(async { (MockServer::start().await, MockServer::start().await, MockServer::start().await) });
+    let evil_url = evil.base.replace("127.0.0.1", "localhost");
+    an.push(Reply::status(307, "").header("location", &format!("{evil_url}/v1/messages")));
+    ge.push(Reply::status(401, &format!("{{\"error\": {{\"message\": \"API key {} is not valid\"}}}}", canary[1])));
+    std::fs::write(
+        &topo,
+        "version: 1\nname: keys\nentry: a\nagents:\n  - {id: a, name: A, model: {provider: anthropic, name: claude-sonnet-4-5}}\n  - {id: g, name: G, model: {provider: gemini, name: gemini-2.5-flash}}\nedges: [{kind: handoff, from: a, to: g}]\nscenarios: [{name: s, input: help}]\n",
+    )
+    .unwrap();
+    let (t, d, p) = (topo.clone(), db.clone(), out.clone());
+    let run = move |base_an: String, base_ge: String| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_baton"))
+            .args([
+                "run",
+                t.to_str().unwrap(),
+                "--live",
+                "--save",
+                "--db",
+                d.to_str().unwrap(),
+                "--out",
+                p.to_str().unwrap(),
+            ])
+            .envs([
+                ("ANTHROPIC_API_KEY", canary[0].to_string()),
+                ("GEMINI_API_KEY", canary[1].to_string()),
+                ("ANTHROPIC_BASE_URL", base_an),
+                ("GEMINI_BASE_URL", base_ge),
+                ("BATON_NO_KEYRING", "1".into()),
+                ("BATON_HTTP_MAX_RETRIES", "0".into()),
+            ])
+            .output()
+            .unwrap()
+    };
+    let (a_base, g_base) = (an.base.clone(), ge.base.clone());
+    let run2 = run.clone();
+    let o = runtime.block_on(async move { tokio::task::spawn_blocking(move || run(a_base, g_base)).await.unwrap() });
+    let text = stdout(&o);
+    assert!(evil.requests().is_empty(), "the redirect target was called: {:?}", evil.requests().len());
+    assert!(text.contains("redirected"), "{text}");
+    // Second run: the first agent answers, then Gemini echoes its key in a 401.
+    an.push(Reply::json(msg(
+        json!([{"type": "tool_use", "id": "toolu_1", "name": "transfer_to_g", "input": {}}]),
+        "tool_use",
+    )));
+    ge.push(Reply::status(401, &format!("{{\"error\": {{\"message\": \"API key {} is not valid\"}}}}", canary[1])));
+    let (a_base, g_base) = (an.base.clone(), ge.base.clone());
+    let o2 = runtime.block_on(async move { tokio::task::spawn_blocking(move || run2(a_base, g_base)).await.unwrap() });
+    let text2 = stdout(&o2);
+    assert!(text2.contains("is not valid") && text2.contains("[redacted]"), "{text2}");
+    let id = text2.lines().last().unwrap().strip_prefix("run id: ").unwrap().to_owned();
+    let exported = baton(&["trace", "export", &id, "--to", "otlp", "--db", db.to_str().unwrap()]);
+    let mut haystacks: Vec<(String, Vec<u8>)> = vec![
+        ("stdout 1".into(), o.stdout.clone()),
+        ("stderr 1".into(), o.stderr.clone()),
+        ("stdout 2".into(), o2.stdout.clone()),
+        ("stderr 2".into(), o2.stderr.clone()),
+        ("trace file".into(), std::fs::read(&out).unwrap()),
+        ("otlp export".into(), exported.stdout),
+    ];
+    for entry in std::fs::read_dir(dir.path()).unwrap() {
+        let p = entry.unwrap().path();
+        if p.file_name().unwrap().to_string_lossy().starts_with("store.db") {
+            haystacks.push((p.display().to_string(), std::fs::read(&p).unwrap()));
+        }
+    }
+    for (name, hay) in &haystacks {
+        for k in canary {
+            assert!(!hay.windows(k.len()).any(|w| w == k.as_bytes()), "{k} leaked into {name}");
+        }
+    }
+}

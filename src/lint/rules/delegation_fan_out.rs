@@ -18,9 +18,12 @@ pub fn check(cx: &Cx, out: &mut Vec<Finding>) {
     let mut runs = vec![1u64; g.node_count()];
     for &n in order.iter().rev() {
         let mut total = 1u64;
-        for e in g.edges(n).filter(|e| e.weight().1 == EdgeKind::Delegation) {
-            // A caller may delegate once per turn.
-            total = total.saturating_add(per_run.saturating_mul(runs[petgraph::visit::EdgeRef::target(&e).index()]));
+        let out: Vec<_> = g.edges(n).filter(|e| e.weight().1 == EdgeKind::Delegation).collect();
+        // A model may call several tools in one turn: at least two delegations per turn.
+        let per_turn = (out.len() as u64).max(2);
+        for e in &out {
+            let child = runs[petgraph::visit::EdgeRef::target(e).index()];
+            total = total.saturating_add(per_run.saturating_mul(per_turn).saturating_mul(child) / out.len() as u64);
         }
         runs[n.index()] = total.min(u64::MAX / 4);
     }
@@ -35,7 +38,7 @@ pub fn check(cx: &Cx, out: &mut Vec<Finding>) {
             out.push(finding(
                 LintCode::DelegationFanOut,
                 format!(
-                    "{}'s delegations nest and branch: one run can start up to {} nested runs, past the run's budget of {budget} model calls (guards.max_model_calls); flatten the delegations or lower max_turns",
+                    "{}'s delegations nest and branch: one run can start up to {} nested runs (two delegation calls a turn), past the run's budget of {budget} model calls (guards.max_model_calls); flatten the delegations or lower max_turns",
                     cx.name(id),
                     if nested > 1_000_000 { "millions of".to_string() } else { nested.to_string() }
                 ),

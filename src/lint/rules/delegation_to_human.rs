@@ -8,7 +8,7 @@ pub const SEVERITY: Severity = Severity::Warning;
 pub fn check(cx: &Cx, out: &mut Vec<Finding>) {
     let t = cx.t;
     for e in t.edges.iter().filter(|e| e.kind == EdgeKind::Delegation) {
-        if t.agent(&e.to).is_some_and(|a| a.kind == AgentKind::Human) {
+        if cx.agent(&e.to).is_some_and(|a| a.kind == AgentKind::Human) {
             out.push(finding(
                 LintCode::DelegationToHuman,
                 format!(

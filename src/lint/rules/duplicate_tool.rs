@@ -14,8 +14,8 @@ pub fn check(cx: &Cx, out: &mut Vec<Finding>) {
             seen.entry(tool.name.clone()).or_default().push(format!("tool {}", tool.name));
         }
         let mut edge_ids: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        for e in t.edges_from(&a.id) {
-            let tn = t.tool_name(e);
+        for e in cx.edges_from(&a.id) {
+            let tn = cx.tool_name(e);
             seen.entry(tn.clone()).or_default().push(format!("{} to {}", e.kind.as_str(), e.to));
             edge_ids.entry(tn).or_default().push(e.id.clone());
         }

@@ -8,7 +8,7 @@ pub const SEVERITY: Severity = Severity::Info;
 pub fn check(cx: &Cx, out: &mut Vec<Finding>) {
     let t = cx.t;
     for a in t.agents.iter().filter(|a| a.kind == AgentKind::Human) {
-        for e in t.edges_from(&a.id) {
+        for e in cx.edges_from(&a.id) {
             out.push(finding(
                 LintCode::HumanOutgoingEdge,
                 format!(

@@ -8,7 +8,7 @@ pub const SEVERITY: Severity = Severity::Error;
 pub fn check(cx: &Cx, out: &mut Vec<Finding>) {
     let t = cx.t;
     for e in &t.edges {
-        let missing: Vec<String> = [&e.from, &e.to].into_iter().filter(|id| t.agent(id).is_none()).cloned().collect();
+        let missing: Vec<String> = [&e.from, &e.to].into_iter().filter(|id| cx.agent(id).is_none()).cloned().collect();
         if !missing.is_empty() {
             out.push(finding(
                 LintCode::MissingAgent,

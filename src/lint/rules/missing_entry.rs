@@ -7,7 +7,7 @@ pub const SEVERITY: Severity = Severity::Error;
 
 pub fn check(cx: &Cx, out: &mut Vec<Finding>) {
     let t = cx.t;
-    if t.agent(&t.entry).is_none() {
+    if cx.agent(&t.entry).is_none() {
         out.push(finding(
             LintCode::MissingEntry,
             format!("the entry agent '{}' does not exist; set `entry` to one of the agents' ids", t.entry),

@@ -12,7 +12,7 @@ pub fn check(cx: &Cx, out: &mut Vec<Finding>) {
     let t = cx.t;
     for s in &t.scenarios {
         for (agent, rules) in &s.scripts {
-            if t.agent(agent).is_none() {
+            if cx.agent(agent).is_none() {
                 out.push(finding(
                     LintCode::ScriptUnknownTool,
                     format!(
@@ -24,8 +24,8 @@ pub fn check(cx: &Cx, out: &mut Vec<Finding>) {
                 ));
                 continue;
             }
-            let mut has: HashSet<String> = t.agent(agent).into_iter().flat_map(|a| a.tools.iter()).map(|x| x.name.clone()).collect();
-            has.extend(t.edges_from(agent).map(|e| t.tool_name(e)));
+            let mut has: HashSet<String> = cx.agent(agent).into_iter().flat_map(|a| a.tools.iter()).map(|x| x.name.clone()).collect();
+            has.extend(cx.edges_from(agent).map(|e| cx.tool_name(e)));
             let mut reported = HashSet::new();
             for call in rules.iter().flat_map(|r| r.then.calls.iter()) {
                 if has.contains(&call.tool) || !reported.insert(call.tool.clone()) {

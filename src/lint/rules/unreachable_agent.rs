@@ -8,7 +8,7 @@ pub const SEVERITY: Severity = Severity::Warning;
 
 pub fn check(cx: &Cx, out: &mut Vec<Finding>) {
     let t = cx.t;
-    if t.agent(&t.entry).is_none() {
+    if cx.agent(&t.entry).is_none() {
         return;
     }
     let mut reach: HashSet<String> = cx.graph.reachable_from(&t.entry).into_iter().collect();

@@ -1,0 +1,206 @@
+//! Nothing crashes, every run ends with a reason: delegation cycles, fan-out, long chains,
+//! hostile provider headers, and random topologies fed to lint and to the runner.
+
+use crate::common::server::{MockServer, Reply};
+use crate::common::{self, baton, stdout};
+use baton::engine::{RunOptions, run_mock};
+use baton::topology::*;
+use proptest::prelude::*;
+use serde_json::json;
+
+const SELF_DELEGATION: &str = "version: 1\nname: s\nentry: a\nagents:\n  - {id: a, name: A, model: {provider: mock, name: m}}\nedges:\n  - {kind: delegation, from: a, to: a}\nscenarios:\n  - name: s\n    input: hi\n    scripts: {a: [{calls: [{tool: a, args: {input: x}}]}]}\n";
+
+#[test]
+fn a_delegation_cycle_stops_at_max_depth_in_the_cli() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("sd.yaml");
+    std::fs::write(&f, SELF_DELEGATION).unwrap();
+    let o = baton(&["run", f.to_str().unwrap()]);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    assert!(text.contains("outcome: stopped") && text.contains("Delegation depth (8) exceeded"), "{text}");
+}
+
+#[tokio::test]
+async fn a_delegation_cycle_through_the_api_ends_and_the_server_lives() {
+    let dir = tempfile::tempdir().unwrap();
+    let api = baton::api::Api::new(baton::api::FileAccess::Any, dir.path().join("runs.db").display().to_string());
+    let t = baton::config::parse(SELF_DELEGATION, baton::config::Format::Yaml, "<t>").unwrap();
+    let started = api.dispatch("start_run", json!({ "topology": t })).await.unwrap();
+    let run_id = started["run_id"].as_str().unwrap().to_owned();
+    let mut from = 0;
+    loop {
+        let ev = api.dispatch("run_events", json!({ "run_id": run_id, "from": from })).await.unwrap();
+        from += ev["events"].as_array().unwrap().len();
+        if ev["finished"].as_bool().unwrap() {
+            let last = ev["events"].as_array().unwrap().last().unwrap().clone();
+            assert_eq!(last["outcome"]["status"], "stopped", "{last}");
+            assert_eq!(last["outcome"]["guard"], "max_depth");
+            break;
+        }
+    }
+    // The same session still answers.
+    let runs = api.dispatch("list_runs", json!({})).await.unwrap();
+    assert_eq!(runs[0]["outcome"]["status"], "stopped");
+}
+
+/// Fan-out: each delegate fans out again; `max_turns` bounds each nested run only, so the
+/// run-wide cap is what stops it.
+#[tokio::test]
+async fn delegation_fan_out_is_bounded_by_max_model_calls() {
+    let mut y = String::from("version: 1\nname: fan\nentry: a0\nguards: {max_turns: 4}\nagents:\n");
+    for i in 0..4 {
+        y.push_str(&format!("  - {{id: a{i}, name: A{i}, model: {{provider: mock, name: m}}}}\n"));
+    }
+    y.push_str("edges:\n");
+    for i in 0..3 {
+        y.push_str(&format!("  - {{kind: delegation, from: a{i}, to: a{}}}\n", i + 1));
+    }
+    y.push_str("scenarios:\n  - name: s\n    input: go\n    scripts:\n");
+    for i in 0..3 {
+        y.push_str(&format!(
+            "      a{i}: [{{calls: [{{tool: a{n}, args: {{input: x}}}}, {{tool: a{n}, args: {{input: y}}}}]}}]\n",
+            n = i + 1
+        ));
+    }
+    let t = baton::config::parse(&y, baton::config::Format::Yaml, "<t>").unwrap();
+    let codes: Vec<String> = baton::lint::lint(&t).iter().map(|f| f.code.to_string()).collect();
+    assert!(codes.contains(&"delegation-fan-out".to_string()), "{codes:?}");
+    let trace = run_mock(&t, RunOptions::default()).await.unwrap();
+    let calls = trace.steps.iter().filter(|s| s.kind == baton::trace::StepKind::ModelCall).count();
+    assert!(calls <= DEFAULT_MAX_MODEL_CALLS as usize, "{calls} model calls");
+    assert_eq!(trace.outcome.guard.as_deref(), Some("max_model_calls"), "{}", trace.outcome.reason);
+}
+
+fn chain(n: usize) -> Topology {
+    let mut t = Topology::new("chain");
+    t.agents.clear();
+    t.entry = "a0".into();
+    for i in 0..n {
+        t.agents.push(Agent {
+            id: format!("a{i}"),
+            name: format!("A{i}"),
+            kind: AgentKind::Agent,
+            instructions: String::new(),
+            model: Some(ModelRef::mock()),
+            tools: vec![],
+        });
+    }
+    for i in 0..n - 1 {
+        t.edges.push(Edge::new(EdgeKind::Handoff, &format!("a{i}"), &format!("a{}", i + 1)));
+    }
+    t.normalize();
+    t
+}
+
+#[test]
+fn lint_and_the_refactor_survive_a_100000_agent_chain() {
+    // Run on a thread with a small stack: a recursive search would overflow it long before.
+    std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(|| {
+            let mut t = chain(100_000);
+            t.edges.push(Edge::new(EdgeKind::Handoff, "a99999", "a0"));
+            t.normalize();
+            let f = baton::lint::lint(&t);
+            assert!(f.iter().any(|f| f.code == "handoff-cycle"));
+            let t = chain(100_000);
+            assert_eq!(TopologyGraph::build(&t).longest_handoff_chain("a0").len(), 99_999);
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+#[tokio::test]
+async fn hostile_retry_after_headers_end_in_a_completed_run() {
+    let srv = MockServer::start().await;
+    // Two retries is the SDKs' default budget; the header forms are all covered by unit tests.
+    for v in ["NaN", "1e300"] {
+        srv.push(Reply::status(429, "{\"error\": {\"message\": \"slow down\"}}").header("retry-after-ms", v));
+    }
+    srv.push(Reply::json(json!({
+        "id": "c", "object": "chat.completion", "model": "m",
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "ok"}}],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}
+    })));
+    let mut t = chain(1);
+    t.agents[0].model = Some(ModelRef {
+        provider: Provider::OpenaiCompatible,
+        name: "m".into(),
+        base_url: Some(format!("{}/v1", srv.base)),
+        ..ModelRef::mock()
+    });
+    t.scenarios.push(Scenario {
+        name: "s".into(),
+        description: String::new(),
+        history: vec![],
+        input: "hi".into(),
+        scripts: Default::default(),
+    });
+    let cancel = tokio_util::sync::CancellationToken::new();
+    let models = baton::providers::LiveModels::new(&t, t.scenarios.first(), cancel.clone()).unwrap();
+    let trace = baton::engine::run(&t, &models, RunOptions { cancel, ..Default::default() }).await.unwrap();
+    assert_eq!(trace.outcome.status, baton::trace::OutcomeStatus::Completed, "{}", trace.outcome.reason);
+    assert_eq!(srv.requests().len(), 3);
+}
+
+fn arb_topology() -> impl Strategy<Value = Topology> {
+    let edges = prop::collection::vec((0usize..5, 0usize..5, any::<bool>()), 0..8);
+    let calls = prop::collection::vec((0usize..5, 0usize..12), 0..10);
+    (1usize..5, edges, calls, 0u32..6, prop::option::of(0u32..3)).prop_map(|(n, edges, calls, max_turns, mh)| {
+        let mut t = chain(n);
+        t.edges.clear();
+        for (a, b, handoff) in edges {
+            let kind = if handoff { EdgeKind::Handoff } else { EdgeKind::Delegation };
+            t.edges.push(Edge::new(kind, &format!("a{}", a % n), &format!("a{}", b % n)));
+        }
+        t.normalize();
+        t.guards.max_turns = max_turns;
+        t.guards.max_handoffs = mh;
+        let mut scripts: std::collections::BTreeMap<String, Vec<MockRule>> = Default::default();
+        for (agent, tool) in calls {
+            let agent = format!("a{}", agent % n);
+            let names: Vec<String> = t.edges_from(&agent).map(|e| t.tool_name(e)).collect();
+            let tool = names.get(tool).cloned().unwrap_or_else(|| format!("tool_{tool}"));
+            let rule = MockRule {
+                when: MockWhen::default(),
+                then: MockAction {
+                    calls: vec![MockCall { tool, args: json!({"input": "x"}), id: None }],
+                    ..Default::default()
+                },
+            };
+            scripts.entry(agent).or_default().push(rule);
+        }
+        t.scenarios.push(Scenario {
+            name: "s".into(),
+            description: String::new(),
+            history: vec![],
+            input: "hi".into(),
+            scripts,
+        });
+        t
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// Lint never panics, and every run of a random topology ends with an outcome and a reason.
+    #[test]
+    fn random_topologies_lint_and_run_to_a_reason(t in arb_topology()) {
+        let _ = baton::lint::lint(&t);
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let trace = rt.block_on(run_mock(&t, RunOptions::default())).unwrap();
+        prop_assert!(!trace.outcome.reason.is_empty());
+        prop_assert!(trace.steps.iter().filter(|s| s.kind == baton::trace::StepKind::ModelCall).count() <= DEFAULT_MAX_MODEL_CALLS as usize);
+    }
+}
+
+#[test]
+fn examples_still_lint_clean_of_errors() {
+    for f in common::examples() {
+        let t = baton::config::load(&f).unwrap();
+        assert!(!baton::lint::has_errors(&baton::lint::lint(&t)), "{}", f.display());
+    }
+}
