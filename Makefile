@@ -19,7 +19,7 @@ app-e2e/node_modules/.baton-stamp: app-e2e/package-lock.json
 	cd app-e2e && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.baton-stamp
 
 ui: deps ui/node_modules/.baton-stamp
-	cd ui && npm run build
+	cd ui && npm run build && npm run check-bundle
 
 # The desktop app (debug build); prints the binary's path.
 app: ui
@@ -51,8 +51,9 @@ app-test: app app-e2e/node_modules/.baton-stamp
 	$(CARGO) clippy -p baton-app -- -D warnings
 	cd app-e2e && npm test
 
+# Snapshots never rewrite themselves in a test run (review changes with `cargo insta review`).
 test: deps check
-	$(CARGO) test
+	INSTA_UPDATE=no $(CARGO) test
 	$(MAKE) ui-test e2e app-test
 
 bench: deps

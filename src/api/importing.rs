@@ -1,6 +1,6 @@
 //! The one import loop: a trace file of another framework is read as it streams, each run it
-//! holds is saved as soon as it is complete, and a failure anywhere removes what was saved, so
-//! an import is all or nothing. `baton trace import` and the hosts' `import_trace` both use it.
+//! holds is written as soon as it is complete, all in one store transaction, so an import is
+//! all or nothing, even when the process is killed midway. `baton trace import` and the hosts' `import_trace` both use it.
 
 use super::Api;
 use crate::error::{ApiError, ErrorCode};
@@ -64,10 +64,12 @@ impl Api {
                 })
             })
         });
+        // One transaction for the whole import: all of it, or (on any error, or a kill) none.
+        let mut import = store.import_tx().await?;
         let mut saved = vec![];
         let mut failure: Option<ApiError> = None;
         while let Some(mut trace) = rx.recv().await {
-            match store.save_trace(&trace).await {
+            match import.add(&trace).await {
                 Ok(id) => {
                     trace.run_id = Some(id.clone());
                     on_run(ImportedRun { run_id: &id, trace: &trace });
@@ -84,13 +86,15 @@ impl Api {
             .await
             .map_err(|e| ApiError::new(ErrorCode::ImportFailed, format!("{file}: the importer stopped: {e}")))?;
         let err: ApiError = match (failure, result) {
-            (None, Ok(summary)) => return Ok((saved, summary)),
+            (None, Ok(summary)) => {
+                import.commit().await?;
+                return Ok((saved, summary));
+            }
             (Some(e), _) => e,
             (None, Err(e)) => e.into(),
         };
-        for id in &saved {
-            let _ = store.delete_run(id).await;
-        }
+        // Dropping the transaction rolls it back: nothing of this import was ever visible.
+        drop(import);
         Err(err.with_suffix("; nothing was imported"))
     }
 }

@@ -231,19 +231,20 @@ impl<'t> Runner<'t> {
                 if self.opts.cancel.is_cancelled() {
                     return (f, End::Cancelled);
                 }
-                let max_calls = self.topo.guards.max_model_calls;
+                let max_turns = self.topo.guards.max_turns;
+                if f.turns >= max_turns {
+                    let reason = format!("Max turns ({max_turns}) exceeded");
+                    self.guard_step(&f, format!("max_turns: {reason}"));
+                    return (f, End::Stopped { guard: "max_turns", reason });
+                }
+                // Never below max_turns: a top-level run may always take the turns it is given.
+                let max_calls = self.topo.guards.max_model_calls.max(self.topo.guards.max_turns);
                 if self.turn >= max_calls {
                     let reason = format!(
                         "Max model calls ({max_calls}) for the whole run reached (delegations included); raise guards.max_model_calls if the run needs more"
                     );
                     self.guard_step(&f, format!("max_model_calls: {reason}"));
                     return (f, End::Halted { guard: "max_model_calls", reason });
-                }
-                let max_turns = self.topo.guards.max_turns;
-                if f.turns >= max_turns {
-                    let reason = format!("Max turns ({max_turns}) exceeded");
-                    self.guard_step(&f, format!("max_turns: {reason}"));
-                    return (f, End::Stopped { guard: "max_turns", reason });
                 }
                 f.turns += 1;
                 self.turn += 1;

@@ -7,11 +7,14 @@ mod snapshot;
 mod write;
 
 pub use read::{OutcomeBrief, RunOverview, RunSummary, StepView, TransferView};
-pub use write::{CommitHook, Recorder, WriteStats, new_run_id, trace_events};
+pub use write::{CommitHook, ImportTx, Recorder, WriteStats, new_run_id, trace_events};
 
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyConnection, AnyPool, Connection, Executor};
 use std::path::PathBuf;
+
+/// How long a SQLite writer waits for another to finish before it reports the store busy.
+const BUSY_TIMEOUT: &str = "PRAGMA busy_timeout = 30000";
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/sqlite");
 static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("migrations/postgres");
@@ -39,6 +42,8 @@ pub enum StoreError {
     NoRun(String),
     #[error("run '{run}' has no step {step} (it has {count})")]
     NoStep { run: String, step: u32, count: u32 },
+    #[error("run '{0}' is still being written by a running Baton; wait for it to end (or cancel it), then delete it")]
+    RunActive(String),
     #[error("the store's data is damaged: {0}")]
     Damaged(String),
     #[error("store error: {0}")]
@@ -56,6 +61,7 @@ impl crate::error::Coded for StoreError {
             StoreError::Url(_) => C::StoreUrl,
             StoreError::NoRun(_) => C::StoreNoRun,
             StoreError::NoStep { .. } => C::StoreNoStep,
+            StoreError::RunActive(_) => C::StoreRunActive,
             StoreError::Damaged(_) => C::StoreDamaged,
             StoreError::Db(_) => C::StoreDb,
         }
@@ -118,12 +124,16 @@ impl Store {
             return Err(StoreError::Url(url.into()));
         };
         let sqlite = backend == Backend::Sqlite;
+        // Processes opening a fresh store at once take turns: the first creates and migrates
+        // it, the others then find it current. (PostgreSQL: sqlx's migrator takes an advisory
+        // lock itself.)
+        let _migration_lock = if sqlite { Some(file_lock(url, &conn_url)?) } else { None };
         // One probing connection first: it reports the real reason a store cannot be opened
         // (a pool would only time out) and refuses a newer or foreign store before any write.
         {
             let mut probe = AnyConnection::connect(&conn_url).await.map_err(|e| classify(url, e))?;
             if sqlite {
-                probe.execute("PRAGMA busy_timeout = 2000").await.map_err(|e| classify(url, e))?;
+                probe.execute(BUSY_TIMEOUT).await.map_err(|e| classify(url, e))?;
             }
             check_schema(&mut probe, backend, url).await?;
             let _ = probe.close().await;
@@ -134,7 +144,7 @@ impl Store {
             .after_connect(move |conn, _| {
                 Box::pin(async move {
                     if sqlite {
-                        conn.execute("PRAGMA busy_timeout = 2000").await?;
+                        conn.execute(BUSY_TIMEOUT).await?;
                         conn.execute("PRAGMA foreign_keys = ON").await?;
                         conn.execute("PRAGMA synchronous = NORMAL").await?;
                     }
@@ -168,6 +178,15 @@ impl Store {
 
     pub(crate) fn pool(&self) -> &AnyPool {
         &self.pool
+    }
+
+    /// A write transaction. SQLite's starts with `BEGIN IMMEDIATE`: it takes the write lock at
+    /// once (waiting up to the busy timeout) instead of failing later when a read upgrades.
+    pub(crate) async fn write_tx(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
+        match self.backend {
+            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
+            Backend::Postgres => self.pool.begin().await,
+        }
     }
 
     /// Runs left `running` by a process on this host that no longer exists become interrupted.
@@ -240,12 +259,32 @@ async fn check_schema(conn: &mut AnyConnection, backend: Backend, url: &str) -> 
     }
 }
 
+/// An exclusive lock on `<store>.lock` beside a SQLite store, held while it is opened.
+fn file_lock(url: &str, conn_url: &str) -> Result<std::fs::File, StoreError> {
+    let path = conn_url.trim_start_matches("sqlite://").split('?').next().unwrap_or_default();
+    let lock = format!("{path}.lock");
+    let f = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&lock).map_err(|e| {
+        StoreError::Open { url: url.into(), detail: format!("cannot create the lock file {lock}: {e}") }
+    })?;
+    f.lock().map_err(|e| StoreError::Open { url: url.into(), detail: format!("cannot lock {lock}: {e}") })?;
+    Ok(f)
+}
+
+/// Whether an error is another writer holding the store (worth waiting and trying again).
+pub(crate) fn is_busy(e: &sqlx::Error) -> bool {
+    let d = e.to_string().to_lowercase();
+    d.contains("database is locked")
+        || d.contains("busy")
+        || d.contains("deadlock")
+        || d.contains("could not serialize")
+}
+
 pub(crate) fn hostname() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname")
         .map(|s| s.trim().to_owned())
         .unwrap_or_else(|_| "localhost".into())
 }
 
-fn process_alive(pid: i64) -> bool {
+pub(crate) fn process_alive(pid: i64) -> bool {
     std::path::Path::new(&format!("/proc/{pid}")).exists()
 }

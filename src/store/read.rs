@@ -113,52 +113,97 @@ fn ids(bytes: Vec<u8>) -> Result<Vec<ItemId>, StoreError> {
     decode_ids(&bytes).map_err(StoreError::Damaged)
 }
 
-impl Store {
+/// Reads on one connection inside one transaction: every query of a read sees the same
+/// snapshot, so a run deleted (or still being written) meanwhile is never returned torn.
+pub(crate) struct Reader<'c> {
+    pub(crate) c: &'c mut sqlx::AnyConnection,
+}
+
+/// Each read of [`Reader`] as a `Store` method, in its own read transaction.
+macro_rules! in_read_tx {
+    ($( $(#[doc = $doc:literal])* $name:ident ( $($arg:ident : $ty:ty),* ) -> $out:ty; )*) => {
+        impl Store {
+            $(
+                $(#[doc = $doc])*
+                pub async fn $name(&self, $($arg: $ty),*) -> Result<$out, StoreError> {
+                    let mut tx = self.pool().begin().await?;
+                    let r = Reader { c: &mut tx }.$name($($arg),*).await?;
+                    tx.commit().await?;
+                    Ok(r)
+                }
+            )*
+        }
+    };
+}
+
+in_read_tx! {
     /// Runs, newest first; only those of one topology when `topology` is given.
-    pub async fn list_runs(&self, topology: Option<&str>) -> Result<Vec<RunSummary>, StoreError> {
+    list_runs(topology: Option<&str>) -> Vec<RunSummary>;
+    run_summary(run: &str) -> RunSummary;
+    /// The topology version a run ran.
+    run_topology(run: &str) -> Topology;
+    /// Items by id, in the order asked.
+    items(wanted: &[ItemId]) -> Vec<Item>;
+    /// A transfer with every item its diff names.
+    transfer_view(run: &str, idx: u32) -> TransferView;
+    /// Everything the debugger shows at step `k` of a run.
+    step_view(run: &str, k: u32) -> StepView;
+    /// The steps of the nearest transfers before and after step `k`.
+    neighbour_transfers(run: &str, k: u32) -> (Option<u32>, Option<u32>);
+    /// A run's summary, topology, step and transfer briefs (no items).
+    run_overview(run: &str) -> RunOverview;
+    /// Steps of the transfers where `fact` was lost.
+    fact_lost_steps(run: &str, fact: &str) -> Vec<u32>;
+    /// A whole run as a native trace.
+    load_trace(run: &str) -> Trace;
+}
+
+impl Reader<'_> {
+    /// Runs, newest first; only those of one topology when `topology` is given.
+    pub async fn list_runs(&mut self, topology: Option<&str>) -> Result<Vec<RunSummary>, StoreError> {
         let rows = match topology {
             Some(t) => {
                 sqlx::query(sqlx::AssertSqlSafe(format!(
                     "SELECT {RUN_COLUMNS} FROM runs WHERE topology = $1 ORDER BY started_at DESC, id DESC"
                 )))
                 .bind(t.to_owned())
-                .fetch_all(self.pool())
+                .fetch_all(&mut *self.c)
                 .await?
             }
             None => {
                 sqlx::query(sqlx::AssertSqlSafe(format!(
                     "SELECT {RUN_COLUMNS} FROM runs ORDER BY started_at DESC, id DESC"
                 )))
-                .fetch_all(self.pool())
+                .fetch_all(&mut *self.c)
                 .await?
             }
         };
         rows.iter().map(summary).collect()
     }
 
-    pub async fn run_summary(&self, run: &str) -> Result<RunSummary, StoreError> {
+    pub async fn run_summary(&mut self, run: &str) -> Result<RunSummary, StoreError> {
         let row = sqlx::query(sqlx::AssertSqlSafe(format!("SELECT {RUN_COLUMNS} FROM runs WHERE id = $1")))
             .bind(run.to_owned())
-            .fetch_optional(self.pool())
+            .fetch_optional(&mut *self.c)
             .await?
             .ok_or_else(|| StoreError::NoRun(run.into()))?;
         summary(&row)
     }
 
     /// The topology version a run ran.
-    pub async fn run_topology(&self, run: &str) -> Result<Topology, StoreError> {
+    pub async fn run_topology(&mut self, run: &str) -> Result<Topology, StoreError> {
         let body: Option<String> = sqlx::query_scalar(
             "SELECT t.body FROM runs r JOIN topologies t ON t.hash = r.topology_hash WHERE r.id = $1",
         )
         .bind(run.to_owned())
-        .fetch_optional(self.pool())
+        .fetch_optional(&mut *self.c)
         .await?;
         let body = body.ok_or_else(|| StoreError::NoRun(run.into()))?;
         serde_json::from_str(&body).map_err(|e| StoreError::Damaged(format!("topology of run {run}: {e}")))
     }
 
     /// Items by id, in the order asked (unknown ids are an error: the store is damaged).
-    pub async fn items(&self, wanted: &[ItemId]) -> Result<Vec<Item>, StoreError> {
+    pub async fn items(&mut self, wanted: &[ItemId]) -> Result<Vec<Item>, StoreError> {
         let mut found: HashMap<ItemId, Item> = HashMap::with_capacity(wanted.len());
         let mut unique: Vec<ItemId> = wanted.to_vec();
         unique.sort();
@@ -170,7 +215,7 @@ impl Store {
             for id in chunk {
                 q = q.bind(id.0.to_vec());
             }
-            for row in q.fetch_all(self.pool()).await? {
+            for row in q.fetch_all(&mut *self.c).await? {
                 let body: String = row.try_get(0)?;
                 let item: Item = serde_json::from_str(&body).map_err(|e| StoreError::Damaged(format!("item: {e}")))?;
                 found.insert(item.id, item);
@@ -182,14 +227,14 @@ impl Store {
             .collect()
     }
 
-    async fn snapshot_ids(&self, run: &str, seq: i64) -> Result<Vec<ItemId>, StoreError> {
+    async fn snapshot_ids(&mut self, run: &str, seq: i64) -> Result<Vec<ItemId>, StoreError> {
         let rows: Vec<(i64, i64, Vec<u8>)> = sqlx::query_as(
             "SELECT seq, prefix_len, ids FROM snapshots WHERE run_id = $1 AND seq >= $2 AND seq <= $3 ORDER BY seq",
         )
         .bind(run.to_owned())
         .bind(seq - seq % FULL_EVERY)
         .bind(seq)
-        .fetch_all(self.pool())
+        .fetch_all(&mut *self.c)
         .await?;
         rebuild(&rows, seq).map_err(StoreError::Damaged)
     }
@@ -216,14 +261,14 @@ impl Store {
         Ok((step, row.try_get("snapshot")?))
     }
 
-    async fn transfer_row(&self, run: &str, idx: u32) -> Result<Transfer, StoreError> {
+    async fn transfer_row(&mut self, run: &str, idx: u32) -> Result<Transfer, StoreError> {
         let row = sqlx::query(
             "SELECT step, kind, from_agent, to_agent, edge, policy, sender, receiver, carried, transformed, dropped, added \
              FROM transfers WHERE run_id = $1 AND idx = $2",
         )
         .bind(run.to_owned())
         .bind(idx as i64)
-        .fetch_optional(self.pool())
+        .fetch_optional(&mut *self.c)
         .await?
         .ok_or_else(|| StoreError::Damaged(format!("run {run} has no transfer {idx}")))?;
         let facts: Vec<(String, String)> = sqlx::query_as(
@@ -231,7 +276,7 @@ impl Store {
         )
         .bind(run.to_owned())
         .bind(idx as i64)
-        .fetch_all(self.pool())
+        .fetch_all(&mut *self.c)
         .await?;
         let kind: String = row.try_get("kind")?;
         Ok(Transfer {
@@ -258,7 +303,7 @@ impl Store {
     }
 
     /// A transfer with every item its diff names.
-    pub async fn transfer_view(&self, run: &str, idx: u32) -> Result<TransferView, StoreError> {
+    pub async fn transfer_view(&mut self, run: &str, idx: u32) -> Result<TransferView, StoreError> {
         let transfer = self.transfer_row(run, idx).await?;
         let mut wanted: Vec<ItemId> = transfer.sender.iter().chain(&transfer.receiver).copied().collect();
         let mut items = self.items(&wanted).await?;
@@ -275,19 +320,19 @@ impl Store {
     }
 
     /// Everything the debugger shows at step `k` of a run.
-    pub async fn step_view(&self, run: &str, k: u32) -> Result<StepView, StoreError> {
+    pub async fn step_view(&mut self, run: &str, k: u32) -> Result<StepView, StoreError> {
         let count: Option<i64> = sqlx::query_scalar("SELECT step_count FROM runs WHERE id = $1")
             .bind(run.to_owned())
-            .fetch_optional(self.pool())
+            .fetch_optional(&mut *self.c)
             .await?;
         let count = count.ok_or_else(|| StoreError::NoRun(run.into()))? as u32;
         let row = sqlx::query("SELECT * FROM steps WHERE run_id = $1 AND idx = $2")
             .bind(run.to_owned())
             .bind(k as i64)
-            .fetch_optional(self.pool())
+            .fetch_optional(&mut *self.c)
             .await?
             .ok_or(StoreError::NoStep { run: run.into(), step: k, count })?;
-        let (mut step, snap) = Self::step_from_row(&row)?;
+        let (mut step, snap) = Reader::step_from_row(&row)?;
         step.context = self.snapshot_ids(run, snap).await?;
         // One round trip for the context and the output.
         let mut all = self.items(&[step.context.as_slice(), step.output.as_slice()].concat()).await?;
@@ -302,7 +347,7 @@ impl Store {
     }
 
     /// The steps of the nearest transfers before and after step `k`.
-    pub async fn neighbour_transfers(&self, run: &str, k: u32) -> Result<(Option<u32>, Option<u32>), StoreError> {
+    pub async fn neighbour_transfers(&mut self, run: &str, k: u32) -> Result<(Option<u32>, Option<u32>), StoreError> {
         let (prev, next): (Option<i64>, Option<i64>) = sqlx::query_as(
             "SELECT (SELECT MAX(step) FROM transfers WHERE run_id = $1 AND step < $2), \
                     (SELECT MIN(step) FROM transfers WHERE run_id = $3 AND step > $4)",
@@ -311,13 +356,13 @@ impl Store {
         .bind(k as i64)
         .bind(run.to_owned())
         .bind(k as i64)
-        .fetch_one(self.pool())
+        .fetch_one(&mut *self.c)
         .await?;
         Ok((prev.map(|s| s as u32), next.map(|s| s as u32)))
     }
 
     /// A run's summary, topology, step and transfer briefs (no items).
-    pub async fn run_overview(&self, run: &str) -> Result<RunOverview, StoreError> {
+    pub async fn run_overview(&mut self, run: &str) -> Result<RunOverview, StoreError> {
         let summary = self.run_summary(run).await?;
         let topology = self.run_topology(run).await.ok();
         let rows = sqlx::query(
@@ -325,11 +370,11 @@ impl Store {
              FROM steps WHERE run_id = $1 ORDER BY idx",
         )
         .bind(run.to_owned())
-        .fetch_all(self.pool())
+        .fetch_all(&mut *self.c)
         .await?;
         let mut steps = Vec::with_capacity(rows.len());
         for row in &rows {
-            let (step, _) = Self::step_from_row(row)?;
+            let (step, _) = Reader::step_from_row(row)?;
             steps.push(StepBrief::from(&step));
         }
         let rows = sqlx::query(
@@ -337,13 +382,13 @@ impl Store {
              FROM transfers WHERE run_id = $1 ORDER BY idx",
         )
         .bind(run.to_owned())
-        .fetch_all(self.pool())
+        .fetch_all(&mut *self.c)
         .await?;
         let facts: Vec<(i64, String, String)> = sqlx::query_as(
             "SELECT transfer_idx, fact_id, status FROM fact_checks WHERE run_id = $1 ORDER BY transfer_idx, fact_id",
         )
         .bind(run.to_owned())
-        .fetch_all(self.pool())
+        .fetch_all(&mut *self.c)
         .await?;
         let mut transfers = Vec::with_capacity(rows.len());
         for row in &rows {
@@ -377,48 +422,25 @@ impl Store {
     }
 
     /// Steps of the transfers where `fact` was lost.
-    pub async fn fact_lost_steps(&self, run: &str, fact: &str) -> Result<Vec<u32>, StoreError> {
+    pub async fn fact_lost_steps(&mut self, run: &str, fact: &str) -> Result<Vec<u32>, StoreError> {
         let steps: Vec<i64> = sqlx::query_scalar(
             "SELECT step FROM fact_checks WHERE run_id = $1 AND fact_id = $2 AND status = 'lost' ORDER BY step",
         )
         .bind(run.to_owned())
         .bind(fact.to_owned())
-        .fetch_all(self.pool())
+        .fetch_all(&mut *self.c)
         .await?;
         Ok(steps.into_iter().map(|s| s as u32).collect())
     }
 
-    /// Deletes a run, and the items no other run references.
-    pub async fn delete_run(&self, run: &str) -> Result<(), StoreError> {
-        self.run_summary(run).await?;
-        let mut tx = self.pool().begin().await?;
-        sqlx::query(
-            "DELETE FROM items WHERE id IN (SELECT item_id FROM run_items WHERE run_id = $1) \
-             AND id NOT IN (SELECT item_id FROM run_items WHERE run_id <> $2)",
-        )
-        .bind(run.to_owned())
-        .bind(run.to_owned())
-        .execute(&mut *tx)
-        .await?;
-        for table in ["fact_checks", "transfers", "steps", "snapshots", "run_items", "runs"] {
-            let col = if table == "runs" { "id" } else { "run_id" };
-            sqlx::query(sqlx::AssertSqlSafe(format!("DELETE FROM {table} WHERE {col} = $1")))
-                .bind(run.to_owned())
-                .execute(&mut *tx)
-                .await?;
-        }
-        tx.commit().await?;
-        Ok(())
-    }
-
     /// A whole run as a native trace.
-    pub async fn load_trace(&self, run: &str) -> Result<Trace, StoreError> {
+    pub async fn load_trace(&mut self, run: &str) -> Result<Trace, StoreError> {
         let s = self.run_summary(run).await?;
         let definition = self.run_topology(run).await.ok();
         let snaps: Vec<(i64, i64, Vec<u8>)> =
             sqlx::query_as("SELECT seq, prefix_len, ids FROM snapshots WHERE run_id = $1 ORDER BY seq")
                 .bind(run.to_owned())
-                .fetch_all(self.pool())
+                .fetch_all(&mut *self.c)
                 .await?;
         let mut contexts: HashMap<i64, Vec<ItemId>> = HashMap::new();
         let mut cur: Vec<ItemId> = vec![];
@@ -429,11 +451,11 @@ impl Store {
         }
         let rows = sqlx::query("SELECT * FROM steps WHERE run_id = $1 ORDER BY idx")
             .bind(run.to_owned())
-            .fetch_all(self.pool())
+            .fetch_all(&mut *self.c)
             .await?;
         let mut steps = vec![];
         for row in &rows {
-            let (mut step, snap) = Self::step_from_row(row)?;
+            let (mut step, snap) = Reader::step_from_row(row)?;
             step.context = contexts.get(&snap).cloned().unwrap_or_default();
             steps.push(step);
         }
@@ -445,7 +467,7 @@ impl Store {
             "SELECT i.body FROM run_items r JOIN items i ON i.id = r.item_id WHERE r.run_id = $1 ORDER BY r.ord",
         )
         .bind(run.to_owned())
-        .fetch_all(self.pool())
+        .fetch_all(&mut *self.c)
         .await?;
         let all: Vec<Item> = item_rows
             .into_iter()

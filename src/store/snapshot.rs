@@ -33,7 +33,7 @@ pub fn decode_ids(bytes: &[u8]) -> Result<Vec<ItemId>, String> {
 pub type Row = (i64, i64, Vec<u8>);
 
 /// Tracks a run's last snapshot and turns each new context into a delta row.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct Encoder {
     last: Vec<ItemId>,
     next_seq: i64,

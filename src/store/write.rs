@@ -114,6 +114,12 @@ impl Store {
         Ok((sink, Recorder { run_id, handle }))
     }
 
+    /// Starts an import: every run added to it is written in one transaction, committed by
+    /// [`ImportTx::commit`]. A failure, or a process killed midway, leaves nothing behind.
+    pub async fn import_tx(&self) -> Result<ImportTx, StoreError> {
+        Ok(ImportTx { store: self.clone(), tx: self.write_tx().await?, runs: 0 })
+    }
+
     /// Saves a finished trace (an import, a trace file) as a run; returns its id.
     pub async fn save_trace(&self, trace: &Trace) -> Result<String, StoreError> {
         let topology = trace.definition.clone().unwrap_or_else(|| Topology::new(&trace.topology));
@@ -126,6 +132,56 @@ impl Store {
         drop(sink);
         rec.finish().await?;
         Ok(run_id)
+    }
+}
+
+/// An import in progress: its runs are invisible to every other reader until it commits.
+pub struct ImportTx {
+    store: Store,
+    tx: Transaction<'static, Any>,
+    runs: usize,
+}
+
+impl ImportTx {
+    /// Adds a finished trace as a run; returns its id.
+    pub async fn add(&mut self, trace: &Trace) -> Result<String, StoreError> {
+        let topology = trace.definition.clone().unwrap_or_else(|| Topology::new(&trace.topology));
+        let run_id = trace.run_id.clone().unwrap_or_else(new_run_id);
+        let body = serde_json::to_string(&topology).expect("topologies serialize");
+        let topology_hash = blake3::hash(body.as_bytes()).to_hex()[..32].to_string();
+        sqlx::query(
+            "INSERT INTO topologies (hash, name, body, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (hash) DO NOTHING",
+        )
+        .bind(topology_hash.clone())
+        .bind(topology.name.clone())
+        .bind(body)
+        .bind(humantime::format_rfc3339_micros(std::time::SystemTime::now()).to_string())
+        .execute(&mut *self.tx)
+        .await?;
+        let mut w = Writer {
+            store: self.store.clone(),
+            run_id: run_id.clone(),
+            topology_hash,
+            providers: serde_json::to_string(&trace.providers).expect("maps serialize"),
+            source: trace.source.as_ref().map(|s| s.to_string()),
+            enc: Encoder::default(),
+            stats: WriteStats::default(),
+            transfers: 0,
+            lost: 0,
+            items: 0,
+        };
+        for e in trace_events(trace) {
+            w.write_one(&mut self.tx, &e).await?;
+        }
+        w.write_counts(&mut self.tx).await?;
+        self.runs += 1;
+        Ok(run_id)
+    }
+
+    /// Makes every added run visible at once.
+    pub async fn commit(self) -> Result<usize, StoreError> {
+        self.tx.commit().await?;
+        Ok(self.runs)
     }
 }
 
@@ -147,6 +203,41 @@ pub fn trace_events(t: &Trace) -> Vec<RunEvent> {
     out
 }
 
+impl Store {
+    /// Deletes a run, and the items no other run references. A run still being written by a
+    /// live process is refused (its writer would fail and its output be lost).
+    pub async fn delete_run(&self, run: &str) -> Result<(), StoreError> {
+        let mut tx = self.write_tx().await?;
+        let row: Option<(String, Option<i64>, Option<String>)> =
+            sqlx::query_as("SELECT status, pid, host FROM runs WHERE id = $1")
+                .bind(run.to_owned())
+                .fetch_optional(&mut *tx)
+                .await?;
+        let Some((status, pid, host)) = row else { return Err(StoreError::NoRun(run.into())) };
+        let alive = host.as_deref() == Some(hostname().as_str()) && pid.is_some_and(super::process_alive);
+        if status == "running" && alive {
+            return Err(StoreError::RunActive(run.into()));
+        }
+        sqlx::query(
+            "DELETE FROM items WHERE id IN (SELECT item_id FROM run_items WHERE run_id = $1) \
+             AND id NOT IN (SELECT item_id FROM run_items WHERE run_id <> $2)",
+        )
+        .bind(run.to_owned())
+        .bind(run.to_owned())
+        .execute(&mut *tx)
+        .await?;
+        for table in ["fact_checks", "transfers", "steps", "snapshots", "run_items", "runs"] {
+            let col = if table == "runs" { "id" } else { "run_id" };
+            sqlx::query(sqlx::AssertSqlSafe(format!("DELETE FROM {table} WHERE {col} = $1")))
+                .bind(run.to_owned())
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+}
+
 impl Writer {
     async fn snapshot(&mut self, tx: &mut Transaction<'static, Any>, ids: &[ItemId]) -> Result<i64, StoreError> {
         let (seq, row) = self.enc.push(ids);
@@ -162,21 +253,46 @@ impl Writer {
         Ok(seq)
     }
 
+    /// Writes a batch in one transaction; when another writer holds the store past the busy
+    /// timeout, waits and tries the whole batch again (the writer's counters are restored).
     async fn write_batch(&mut self, batch: &[RunEvent]) -> Result<(), StoreError> {
-        let mut tx = self.store.pool().begin().await?;
+        let mut attempt = 0;
+        loop {
+            let saved = (self.enc.clone(), self.stats, self.transfers, self.lost, self.items);
+            match self.try_batch(batch).await {
+                Err(StoreError::Db(e)) if super::is_busy(&e) && attempt < 5 => {
+                    (self.enc, self.stats, self.transfers, self.lost, self.items) = saved;
+                    attempt += 1;
+                    tokio::time::sleep(std::time::Duration::from_millis(200 << attempt)).await;
+                }
+                Err(StoreError::Db(e)) if super::is_busy(&e) => {
+                    return Err(StoreError::Locked { url: self.store.url().to_owned() });
+                }
+                other => return other,
+            }
+        }
+    }
+
+    async fn try_batch(&mut self, batch: &[RunEvent]) -> Result<(), StoreError> {
+        let mut tx = self.store.write_tx().await?;
         for e in batch {
             self.write_one(&mut tx, e).await?;
             self.stats.events += 1;
         }
+        self.write_counts(&mut tx).await?;
+        tx.commit().await?;
+        self.stats.batches += 1;
+        Ok(())
+    }
+
+    async fn write_counts(&self, tx: &mut Transaction<'static, Any>) -> Result<(), StoreError> {
         sqlx::query("UPDATE runs SET step_count = $1, transfer_count = $2, lost_facts = $3 WHERE id = $4")
             .bind(self.stats.steps as i64)
             .bind(self.transfers)
             .bind(self.lost)
             .bind(self.run_id.clone())
-            .execute(&mut *tx)
+            .execute(&mut **tx)
             .await?;
-        tx.commit().await?;
-        self.stats.batches += 1;
         Ok(())
     }
 

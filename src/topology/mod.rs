@@ -298,7 +298,8 @@ pub struct Guards {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub escalate_to: Option<String>,
     /// Model calls allowed in the whole run, nested delegations included (each nested run also
-    /// has its own `max_turns`, as in the SDK, so only this bounds fan-out).
+    /// has its own `max_turns`, as in the SDK, so only this bounds fan-out). Never less than
+    /// `max_turns`.
     #[serde(default = "default_max_model_calls", skip_serializing_if = "is_default_max_model_calls")]
     pub max_model_calls: u32,
     /// How deep delegations may nest (a delegation cycle stops here instead of recursing).

@@ -43,7 +43,7 @@ describe("designer (browser, http adapter)", { skip: plan.skip ?? false }, () =>
   }
 
   it("opens an example from the Open dialog", async () => {
-    await page.goto(backend.url);
+    await page.goto(backend.page());
     await byId("menu-open").click();
     await byId("open-dialog").waitFor();
     await page.locator('[data-testid="open-file"][data-path="ticket-reopen.yaml"]').click();

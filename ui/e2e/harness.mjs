@@ -1,5 +1,6 @@
 // Starts `baton serve` on a free port over a temp copy of examples/, and a headless Debian
 // Chromium (playwright-core; never a downloaded browser).
+import { randomBytes } from "node:crypto";
 import { execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -85,7 +86,10 @@ export async function startBackend(plan, { setup, env } = {}) {
   const port = await freePort();
   const db = join(root, ".baton", "runs.db");
   const args = ["serve", "--port", String(port), "--root", root, "--ui", dist, "--db", db];
-  const child = spawn(plan.bin, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+  // The launch token every /api call needs (the page takes it from its URL, as a user's does
+  // from the URL `baton serve` prints).
+  const token = randomBytes(16).toString("hex");
+  const child = spawn(plan.bin, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env, BATON_SERVE_TOKEN: token } });
   let log = "";
   child.stdout.on("data", (d) => (log += d));
   child.stderr.on("data", (d) => (log += d));
@@ -98,6 +102,9 @@ export async function startBackend(plan, { setup, env } = {}) {
   }
   return {
     url,
+    token,
+    /** The page at `query` (e.g. `open=ticket-reopen.yaml`), with the launch token. */
+    page: (query = "") => `${url}/?token=${token}${query ? `&${query}` : ""}`,
     root,
     log: () => log,
     async stop() {

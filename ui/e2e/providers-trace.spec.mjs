@@ -56,7 +56,7 @@ describe("settings and open trace (browser, http adapter)", { skip: plan.skip ??
   const row = (provider) => sel(`[data-testid="provider-row"][data-provider="${provider}"]`);
 
   it("Settings lists the providers: OpenAI configured via $OPENAI_API_KEY but not reachable", async () => {
-    await page.goto(backend.url);
+    await page.goto(backend.page());
     await byId("welcome").waitFor();
     await byId("settings-open").click();
     await byId("settings-dialog").waitFor();
@@ -85,7 +85,7 @@ describe("settings and open trace (browser, http adapter)", { skip: plan.skip ??
   });
 
   it("the Run panel's real-provider switch names the agents without a key", async () => {
-    await page.goto(`${backend.url}/?open=support-triage.yaml`);
+    await page.goto(backend.page("open=support-triage.yaml"));
     await sel('[data-testid^="node-"]').first().waitFor();
     await byId("tab-run").click();
     const live = byId("run-live");
@@ -104,7 +104,7 @@ describe("settings and open trace (browser, http adapter)", { skip: plan.skip ??
   });
 
   it("File → Open trace imports OTLP GenAI spans and opens the run: Triage hands off to Billing", async () => {
-    await page.goto(backend.url);
+    await page.goto(backend.page());
     await byId("welcome").waitFor();
     await byId("menu-open-trace").click();
     await byId("trace-dialog").waitFor();
@@ -178,7 +178,7 @@ describe("settings and open trace (browser, http adapter)", { skip: plan.skip ??
     const frozenErrors = [];
     frozen.on("pageerror", (e) => frozenErrors.push(e.message));
     await frozen.addInitScript(() => Object.freeze(Object.prototype));
-    await frozen.goto(`${backend.url}/?open=ticket-reopen.yaml`);
+    await frozen.goto(backend.page("open=ticket-reopen.yaml"));
     await frozen.getByTestId("node-triage").waitFor();
     await frozen.getByTestId("tab-run").click();
     await frozen.getByTestId("run-start").click();

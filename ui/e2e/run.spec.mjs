@@ -65,7 +65,7 @@ describe("runs and the debugger (browser, http adapter)", { skip: plan.skip ?? f
   }
 
   async function openTopology(path, node) {
-    await page.goto(`${backend.url}/?open=${path}`);
+    await page.goto(backend.page(`open=${path}`));
     await byId(`node-${node}`).waitFor();
   }
 

@@ -1,4 +1,5 @@
 // Every backend read shows its failure (the backend's message and code), never an empty result.
+import type { ErrorCode } from "../bindings/ErrorCode";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { createMockPlatform, type MockPlatform } from "../platform/mock";
@@ -17,7 +18,7 @@ beforeEach(() => {
   localStorage.clear();
 });
 
-const refuse = (code: string, message: string) => vi.fn(async () => Promise.reject(new PlatformError(code, message)));
+const refuse = (code: ErrorCode, message: string) => vi.fn(async () => Promise.reject(new PlatformError(code, message)));
 
 async function openTicketReopen(platform: MockPlatform) {
   render(<App platform={platform} />);
@@ -30,11 +31,11 @@ describe("failed reads are shown", () => {
   it("the welcome screen's file list, with a retry", async () => {
     const platform = createMockPlatform();
     const list_files = platform.list_files;
-    platform.list_files = refuse("io.denied", "cannot read the folder");
+    platform.list_files = refuse("files.denied", "cannot read the folder");
     render(<App platform={platform} />);
     const err = await screen.findByTestId("welcome-files-error");
     expect(err.textContent).toContain("cannot read the folder");
-    expect(err.getAttribute("data-code")).toBe("io.denied");
+    expect(err.getAttribute("data-code")).toBe("files.denied");
     platform.list_files = list_files;
     fireEvent.click(within(err).getByText("Retry"));
     await screen.findAllByTestId("welcome-file");
@@ -53,7 +54,7 @@ describe("failed reads are shown", () => {
 
   it("Settings' provider check", async () => {
     const platform = createMockPlatform();
-    platform.provider_status = refuse("providers.check", "no network");
+    platform.provider_status = refuse("model.transport", "no network");
     render(<App platform={platform} />);
     fireEvent.click(await screen.findByTestId("settings-open"));
     expect((await screen.findByTestId("providers-error")).textContent).toContain("no network");

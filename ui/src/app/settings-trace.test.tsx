@@ -175,7 +175,7 @@ describe("save with the native dialog", () => {
 });
 
 describe("live runs", () => {
-  it("the Use real providers switch sends live: true and names agents without a key", async () => {
+  it("the Use real providers switch sends real_providers: true and names agents without a key", async () => {
     const platform = start({ envKeys: {} });
     fireEvent.click((await screen.findAllByTestId("welcome-file")).find((f) => f.textContent?.includes("ticket-reopen.yaml")) as HTMLElement);
     await screen.findByTestId("node-triage");
@@ -188,6 +188,6 @@ describe("live runs", () => {
     expect(note.textContent).toContain("Triage (openai)");
     expect(note.textContent).toContain("Resolution (openai)");
     fireEvent.click(screen.getByTestId("run-start"));
-    await waitFor(() => expect(platform.calls.find((c) => c.command === "start_run")?.args).toMatchObject({ live: true }));
+    await waitFor(() => expect(platform.calls.find((c) => c.command === "start_run")?.args).toMatchObject({ real_providers: true }));
   });
 });

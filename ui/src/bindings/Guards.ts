@@ -19,7 +19,8 @@ max_handoffs?: number | null, on_revisit: OnRevisit,
 escalate_to?: string | null, 
 /**
  * Model calls allowed in the whole run, nested delegations included (each nested run also
- * has its own `max_turns`, as in the SDK, so only this bounds fan-out).
+ * has its own `max_turns`, as in the SDK, so only this bounds fan-out). Never less than
+ * `max_turns`.
  */
 max_model_calls?: number, 
 /**

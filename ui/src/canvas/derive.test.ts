@@ -21,15 +21,15 @@ describe("canvas derivation", () => {
 
   it("edges are typed by kind, labelled, and carry the worst finding", () => {
     const findings = [
-      { code: "handoff-cycle", severity: "warning" as const, message: "", agents: ["billing", "technical"], edges: ["billing->technical"] },
-      { code: "x", severity: "error" as const, message: "", agents: ["billing"], edges: [] },
+      { code: "handoff-cycle" as const, severity: "warning" as const, message: "", agents: ["billing", "technical"], edges: ["billing->technical"] },
+      { code: "missing-model" as const, severity: "error" as const, message: "", agents: ["billing"], edges: [] },
     ];
     const { nodes, edges } = deriveFlow(t, { agents: [], edges: [] }, findings, {});
     const e = edges.find((x) => x.id === "billing->technical");
     expect(e?.type).toBe("handoff");
     expect(e?.data?.label).toBe("handoff · full");
     expect(e?.data?.lint?.severity).toBe("warning");
-    expect(nodes.find((n) => n.id === "billing")?.data.lint).toEqual({ severity: "error", count: 2, codes: ["handoff-cycle", "x"] });
+    expect(nodes.find((n) => n.id === "billing")?.data.lint).toEqual({ severity: "error", count: 2, codes: ["handoff-cycle", "missing-model"] });
     expect(nodes.find((n) => n.id === "triage")?.data.lint).toBeNull();
   });
 
@@ -45,7 +45,7 @@ describe("canvas derivation", () => {
   });
 
   it("lint marks index findings by agent and edge", () => {
-    const m = lintMarks([{ code: "c", severity: "info", message: "", agents: ["a"], edges: ["e"] }]);
+    const m = lintMarks([{ code: "missing-model", severity: "info", message: "", agents: ["a"], edges: ["e"] }]);
     expect(m.agents.get("a")?.severity).toBe("info");
     expect(m.edges.get("e")?.count).toBe(1);
   });

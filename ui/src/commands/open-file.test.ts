@@ -35,11 +35,11 @@ describe("opening a file of unknown kind", () => {
   it("does not import on other errors (a missing file), and says what both attempts found", async () => {
     const missing = {
       openTopology: vi.fn(async () => {
-        throw new PlatformError("io.not_found", "no such file");
+        throw new PlatformError("config.read", "no such file");
       }),
       importTrace: vi.fn(async () => {}),
     };
-    await expect(openTopologyOrTrace("x.json", missing)).rejects.toMatchObject({ code: "io.not_found" });
+    await expect(openTopologyOrTrace("x.json", missing)).rejects.toMatchObject({ code: "config.read" });
     expect(missing.importTrace).not.toHaveBeenCalled();
 
     const neither = {

@@ -21,11 +21,12 @@ export function fileKind(path: string): FileKind {
 /** Files that may hold a trace (the Open trace dialog lists them). */
 export const isTraceCandidate = (path: string) => /\.jsonl?$/i.test(path);
 
-/** A topology error: the file parsed but is not a valid topology (`config.*`). */
-export const isConfigError = (e: unknown) => e instanceof PlatformError && e.code.startsWith("config.");
+/** The file was read but is not a topology (its text or fields are wrong), so it may be a trace. */
+export const isConfigError = (e: unknown) =>
+  e instanceof PlatformError && (e.code === "config.syntax" || e.code === "config.type" || e.code === "config.version");
 
 /**
- * Opens `path` as a topology; when that fails because the file is not a topology (`config.*`),
+ * Opens `path` as a topology; when that fails because the file is not a topology (its syntax or fields),
  * imports it as a trace. When both fail, the error says what each attempt found.
  */
 export async function openTopologyOrTrace(path: string, deps: OpenFileDeps): Promise<"topology" | "trace"> {

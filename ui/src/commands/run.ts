@@ -68,7 +68,7 @@ export function makeRunCommands(platform: Platform) {
     };
     try {
       const runId = await platform.startRun(
-        { topology: normalizeTopology(t), scenario, breakpoints, mock_delay_ms: latency > 0 ? latency : null, live: run().useLive },
+        { topology: normalizeTopology(t), scenario, breakpoints, mock_delay_ms: latency > 0 ? latency : null, real_providers: run().useLive },
         onEvent,
       );
       const live = run().live;

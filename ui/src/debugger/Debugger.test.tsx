@@ -44,7 +44,7 @@ describe("runs and the debugger with the mock platform", () => {
     expect(screen.getByTestId("live-timeline").getAttribute("data-count")).toBe("12");
     expect(screen.getByTestId("run-panel").textContent).toContain("1 fact lost");
     const start = platform.calls.find((c) => c.command === "start_run");
-    expect(start?.args).toEqual({ scenario: "flagged-fix", breakpoints: [], mock_delay_ms: null, live: false });
+    expect(start?.args).toEqual({ scenario: "flagged-fix", breakpoints: [], mock_delay_ms: null, real_providers: false });
   });
 
   it("steps to the resolution → verification transfer: the pinned fact is lost, its items dropped", async () => {

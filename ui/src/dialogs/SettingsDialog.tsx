@@ -4,7 +4,7 @@
 import { CheckCircle2, KeyRound, Loader2, MinusCircle, RefreshCw, Trash2, XCircle } from "lucide-react";
 import { useCallback, useState } from "react";
 import type { Platform } from "../platform/types";
-import { REAL_PROVIDERS } from "../platform/types";
+import { REAL_PROVIDERS, type Provider } from "../platform/types";
 import { useProviderStatus } from "../hooks/queries";
 import { isConfigured, keySource, providerLabel, usesKeyring, type ProviderStatus } from "../run/providers";
 import { useUi } from "../store/ui";
@@ -114,7 +114,7 @@ function ProviderRow({ status: s, platform, onChanged }: { status: ProviderStatu
     setBusy("save");
     setError(null);
     try {
-      await platform.set_provider_key({ provider: s.provider, key });
+      await platform.set_provider_key({ provider: s.provider as Provider, key });
       setDraft("");
       notify("success", `Stored the ${label} key`, "In the OS keyring. Checking the endpoint…");
       await onChanged();
@@ -129,7 +129,7 @@ function ProviderRow({ status: s, platform, onChanged }: { status: ProviderStatu
     setBusy("delete");
     setError(null);
     try {
-      await platform.delete_provider_key({ provider: s.provider });
+      await platform.delete_provider_key({ provider: s.provider as Provider });
       notify("success", `Removed the ${label} key from the OS keyring`);
       await onChanged();
     } catch (e) {

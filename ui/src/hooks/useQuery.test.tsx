@@ -75,13 +75,13 @@ describe("useQuery", () => {
     await waitFor(() => expect(screen.getByTestId("plain").textContent).toBe("error: no run abc"));
     expect(screen.getByTestId("plain").getAttribute("data-code")).toBe("run.not_found");
     await waitFor(() => expect(screen.getByTestId("text").textContent).toBe("error: boom"));
-    expect(screen.getByTestId("text").getAttribute("data-code")).toBe("internal");
+    expect(screen.getByTestId("text").getAttribute("data-code")).toBe("ui.internal");
   });
 
   it("refresh asks again and clears the error once it succeeds; no retries on its own", async () => {
     let fail = true;
     const fetcher = vi.fn(async () => {
-      if (fail) throw new PlatformError("io", "disk on fire");
+      if (fail) throw new PlatformError("config.read", "disk on fire");
       return "ok";
     });
     function Refreshable() {

@@ -1,5 +1,6 @@
 // Pure operations on a topology. Every function returns a new value and never mutates its input,
 // so the store can keep old values as undo snapshots.
+import { CATALOG } from "../bindings/commands";
 import type {
   Agent,
   AgentKind,
@@ -11,23 +12,10 @@ import type {
   Topology,
 } from "./types";
 
-export const PROVIDERS: readonly Provider[] = [
-  "mock",
-  "openai",
-  "openai-responses",
-  "anthropic",
-  "gemini",
-  "openai-compatible",
-];
+/** Every provider and its label, from the generated catalog (the Rust core's one list). */
+export const PROVIDERS: readonly Provider[] = CATALOG.providers.map((c) => c.value);
 
-export const PROVIDER_LABELS: Record<Provider, string> = {
-  mock: "Mock (offline)",
-  openai: "OpenAI Chat Completions",
-  "openai-responses": "OpenAI Responses",
-  anthropic: "Anthropic",
-  gemini: "Google Gemini",
-  "openai-compatible": "OpenAI-compatible",
-};
+export const PROVIDER_LABELS = Object.fromEntries(CATALOG.providers.map((c) => [c.value, c.label])) as Record<Provider, string>;
 
 export const AGENT_KINDS: readonly AgentKind[] = ["agent", "supervisor", "human"];
 

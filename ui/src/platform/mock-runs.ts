@@ -64,7 +64,7 @@ export function createMockRuns(recorded: Record<string, RecordedRun> = RECORDED_
 
   function transferView(r: RecordedRun, index: number): TransferView {
     const t = r.transfers[index];
-    if (!t) throw new PlatformError("store.no_transfer", `run '${r.summary.id}' has no transfer ${index}`);
+    if (!t) throw new PlatformError("store.no_step", `run '${r.summary.id}' has no transfer ${index}`);
     const ids = new Set([...t.sender, ...t.receiver]);
     const stack = [...ids];
     while (stack.length) {
@@ -81,7 +81,7 @@ export function createMockRuns(recorded: Record<string, RecordedRun> = RECORDED_
 
   async function startRun(args: StartRunInput, onEvent: (e: RunStreamEvent) => void): Promise<string> {
     const base = recorded[args.topology.name];
-    if (!base) throw new PlatformError("run.no_fixture", `the mock backend has no recorded run of '${args.topology.name}'`);
+    if (!base) throw new PlatformError("run.unknown_scenario", `the mock backend has no recorded run of '${args.topology.name}'`);
     if (args.scenario && base.summary.scenario !== args.scenario) {
       throw new PlatformError("run.unknown_scenario", `the mock backend recorded only scenario '${base.summary.scenario}'`);
     }

@@ -1,3 +1,5 @@
+import { CATALOG } from "../bindings/commands";
+import type { ErrorCode } from "../bindings/ErrorCode";
 // An in-memory backend for component tests and `?platform=mock` in the dev server (never in a
 // production build). Its lint, export and refactor are small stand-ins for the Rust core's, good
 // enough to exercise the UI.
@@ -12,7 +14,7 @@ import { EXPORT_FORMATS, PlatformError, REAL_PROVIDERS } from "./types";
 const clone = <T,>(v: T): T => structuredClone(v);
 
 /** A trace file the mock backend can import: the runs it holds (all saved, or none). */
-export type MockTrace = { format: string; notes: string[]; runs: RecordedRun[] } | { error: { code: string; message: string } };
+export type MockTrace = { format: string; notes: string[]; runs: RecordedRun[] } | { error: { code: ErrorCode; message: string } };
 
 /** One trace by default: the recorded handoff-loop run, as if exported by an OTel SDK. */
 export function defaultTraces(): Record<string, MockTrace> {
@@ -78,7 +80,7 @@ export function createMockPlatform(fixtures: Record<string, Topology> = FIXTURES
   const knownProvider = (provider: string) => {
     if (!(REAL_PROVIDERS as readonly string[]).includes(provider)) {
       throw new PlatformError(
-        "providers.unknown",
+        "api.args",
         `unknown provider '${provider}'; use openai, openai-responses, anthropic, gemini or openai-compatible`,
       );
     }
@@ -103,7 +105,7 @@ export function createMockPlatform(fixtures: Record<string, Topology> = FIXTURES
         throw new PlatformError("config.type", `${path}:2:3: in \`resourceSpans\`: unknown field \`resourceSpans\`, expected one of \`version\`, \`name\``);
       }
       const t = files.get(path);
-      if (!t) throw new PlatformError("io.not_found", `no such file: ${path}`);
+      if (!t) throw new PlatformError("config.read", `no such file: ${path}`);
       const topology = normalizeTopology(clone(t));
       return { path, topology, findings: mockLint(topology) };
     },
@@ -121,7 +123,7 @@ export function createMockPlatform(fixtures: Record<string, Topology> = FIXTURES
     async save_topology({ topology, path }) {
       log("save_topology", { path });
       if (!/\.(ya?ml|json)$/i.test(path)) {
-        throw new PlatformError("save.extension", "a topology file must end in .yaml, .yml or .json");
+        throw new PlatformError("config.write", "a topology file must end in .yaml, .yml or .json");
       }
       files.set(path, clone(topology));
       return null;
@@ -132,12 +134,12 @@ export function createMockPlatform(fixtures: Record<string, Topology> = FIXTURES
     },
     async export_topology({ topology, format }) {
       log("export_topology", { format });
-      if (!EXPORT_FORMATS.includes(format)) throw new PlatformError("export.format", `unknown export format '${format}'`);
+      if (!EXPORT_FORMATS.includes(format)) throw new PlatformError("api.args", `unknown export format '${format}'`);
       return mockExport(normalizeTopology(topology), format);
     },
     async refactor_supervisor({ topology, chain }) {
       log("refactor_supervisor", { chain });
-      return mockRefactor(normalizeTopology(topology), chain);
+      return mockRefactor(normalizeTopology(topology), chain ?? []);
     },
     async write_text({ path, text }) {
       log("write_text", { path });
@@ -145,17 +147,21 @@ export function createMockPlatform(fixtures: Record<string, Topology> = FIXTURES
       return null;
     },
     startRun(args, onEvent) {
-      log("start_run", { scenario: args.scenario, breakpoints: args.breakpoints, mock_delay_ms: args.mock_delay_ms, live: args.live });
+      log("start_run", { scenario: args.scenario, breakpoints: args.breakpoints, mock_delay_ms: args.mock_delay_ms, real_providers: args.real_providers ?? false });
       return runs.startRun(args, onEvent);
     },
     cancel_run: (a) => (log("cancel_run", a), runs.cancel_run(a)),
     resume_run: (a) => (log("resume_run", a), runs.resume_run(a)),
-    list_runs: (a) => (log("list_runs", a), runs.list_runs(a)),
+    list_runs: (a) => (log("list_runs", a ?? {}), runs.list_runs({ topology: a?.topology ?? undefined })),
     run_overview: (a) => (log("run_overview", a), runs.run_overview(a)),
     step_view: (a) => (log("step_view", a), runs.step_view(a)),
     transfer_view: (a) => (log("transfer_view", a), runs.transfer_view(a)),
     fact_lost_steps: (a) => (log("fact_lost_steps", a), runs.fact_lost_steps(a)),
     delete_run: (a) => (log("delete_run", a), runs.delete_run(a)),
+    async catalog() {
+      log("catalog", {});
+      return CATALOG;
+    },
     async provider_status() {
       log("provider_status", {});
       return REAL_PROVIDERS.map((provider): ProviderStatus => {
@@ -299,7 +305,7 @@ export function mockExport(t: Topology, format: ExportFormat): string {
 
 export function mockRefactor(t: Topology, chainIn: string[]): Topology {
   const chain = chainIn.length ? orderChain(t, chainIn) : longestHandoffChain(t);
-  if (!chain || chain.length === 0) throw new PlatformError("refactor.chain", "no handoff chain to refactor");
+  if (!chain || chain.length === 0) throw new PlatformError("refactor.not_chain", "no handoff chain to refactor");
   const edges = chain.map((id) => t.edges.find((e) => edgeId(e) === id) as Edge);
   const workers = [edges[0]!.from, ...edges.map((e) => e.to)];
   const supId = t.agents.some((a) => a.id === "supervisor") ? "supervisor-2" : "supervisor";

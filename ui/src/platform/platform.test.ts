@@ -1,6 +1,7 @@
+import type { Provider } from "../bindings/Provider";
 import { describe, expect, it, vi } from "vitest";
 import { FIXTURES } from "./fixtures";
-import { createHttpPlatform } from "./http";
+import { createHttpPlatform, launchToken } from "./http";
 import { createPlatform, detectPlatformKind, MOCK_ALLOWED } from "./index";
 import { createMockPlatform } from "./mock";
 import { PlatformError, toPlatformError } from "./types";
@@ -47,26 +48,38 @@ describe("http adapter", () => {
   });
 
   it("turns 4xx/5xx {code, message} into a PlatformError", async () => {
-    const fetchMock = vi.fn(async () => new Response(JSON.stringify({ code: "io.not_found", message: "no such file" }), { status: 404 }));
+    const fetchMock = vi.fn(async () => new Response(JSON.stringify({ code: "config.read", message: "no such file" }), { status: 404 }));
     const p = createHttpPlatform("http://h", fetchMock as unknown as typeof fetch);
     const err = await p.open_topology({ path: "x.yaml" }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PlatformError);
-    expect(err).toMatchObject({ code: "io.not_found", message: "no such file" });
+    expect(err).toMatchObject({ code: "config.read", message: "no such file" });
   });
 
   it("reports a network failure and a non-JSON error body", async () => {
     const down = createHttpPlatform("http://h", (async () => {
       throw new TypeError("Failed to fetch");
     }) as unknown as typeof fetch);
-    await expect(down.list_files()).rejects.toMatchObject({ code: "network" });
+    await expect(down.list_files()).rejects.toMatchObject({ code: "ui.network" });
     const html = createHttpPlatform("http://h", (async () => new Response("<h1>bad gateway</h1>", { status: 502 })) as unknown as typeof fetch);
-    await expect(html.list_files()).rejects.toMatchObject({ code: "http.502" });
+    await expect(html.list_files()).rejects.toMatchObject({ code: "ui.http", message: expect.stringContaining("HTTP 502") });
+  });
+
+  it("sends the launch token `baton serve` printed, and keeps it for the tab", async () => {
+    const fetchMock = vi.fn(async () => new Response("[]", { status: 200 }));
+    const p = createHttpPlatform("http://h", fetchMock as unknown as typeof fetch, "t0k3n");
+    await p.list_files();
+    const init = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect((init[1].headers as Record<string, string>).Authorization).toBe("Bearer t0k3n");
+    const storage = new Map<string, string>();
+    const session = { getItem: (k: string) => storage.get(k) ?? null, setItem: (k: string, v: string) => void storage.set(k, v) } as Storage;
+    expect(launchToken({ location: { search: "?token=abc&open=x.yaml" }, sessionStorage: session })).toBe("abc");
+    expect(launchToken({ location: { search: "?run=r1" }, sessionStorage: session })).toBe("abc");
   });
 });
 
 describe("http adapter: runs", () => {
   const topology = FIXTURES["ticket-reopen.yaml"]!;
-  const args = { topology, scenario: null, breakpoints: [], mock_delay_ms: 50, live: false };
+  const args = { topology, scenario: null, breakpoints: [], mock_delay_ms: 50, real_providers: false };
 
   it("starts a run, then long-polls run_events with a moving `from` until finished", async () => {
     const polls: unknown[] = [];
@@ -127,8 +140,8 @@ describe("errors", () => {
   it("normalises whatever a host throws", () => {
     expect(toPlatformError({ code: "c", message: "m" })).toMatchObject({ code: "c", message: "m" });
     expect(toPlatformError('{"code":"c","message":"m"}')).toMatchObject({ code: "c", message: "m" });
-    expect(toPlatformError("plain")).toMatchObject({ code: "internal", message: "plain" });
-    expect(toPlatformError(new Error("boom"))).toMatchObject({ code: "internal", message: "boom" });
+    expect(toPlatformError("plain")).toMatchObject({ code: "ui.internal", message: "plain" });
+    expect(toPlatformError(new Error("boom"))).toMatchObject({ code: "ui.internal", message: "boom" });
   });
 });
 
@@ -141,7 +154,7 @@ describe("mock platform", () => {
     expect(opened.findings.map((f) => f.code)).toContain("handoff-back-to-source");
     await p.save_topology({ topology: opened.topology, path: "copy.json" });
     expect(p.files.has("copy.json")).toBe(true);
-    await expect(p.save_topology({ topology: opened.topology, path: "copy.txt" })).rejects.toMatchObject({ code: "save.extension" });
+    await expect(p.save_topology({ topology: opened.topology, path: "copy.txt" })).rejects.toMatchObject({ code: "config.write" });
   });
 
   it("refactors the longest chain into delegations under a supervisor", async () => {
@@ -154,25 +167,30 @@ describe("mock platform", () => {
 });
 
 describe("tauri adapter: runs", () => {
-  it("passes a Channel as `on_event` and forwards its messages", async () => {
+  it("sends every command through the shell's one `call` command, and long-polls a run's events", async () => {
     vi.resetModules();
-    const invoke = vi.fn(async () => "run-7");
-    class FakeChannel {
-      onmessage: (m: unknown) => void = () => {};
-    }
-    vi.doMock("@tauri-apps/api/core", () => ({ invoke, Channel: FakeChannel }));
+    let polls = 0;
+    const invoke = vi.fn(async (name: string, a: { command: string; args: unknown }) => {
+      if (name !== "call") throw new Error(`unexpected ${name}`);
+      if (a.command === "start_run") return { run_id: "run-7" };
+      if (a.command === "run_events") {
+        polls += 1;
+        return { events: [{ type: "resumed" }], finished: true };
+      }
+      return null;
+    });
+    vi.doMock("@tauri-apps/api/core", () => ({ invoke }));
     const { createTauriPlatform } = await import("./tauri");
     const p = createTauriPlatform();
     const got: unknown[] = [];
-    const args = { topology: FIXTURES["ticket-reopen.yaml"]!, scenario: null, breakpoints: ["a->b"], mock_delay_ms: null, live: false };
+    const args = { topology: FIXTURES["ticket-reopen.yaml"]!, scenario: null, breakpoints: ["a->b"], mock_delay_ms: null, real_providers: false };
     await expect(p.startRun(args, (e) => got.push(e))).resolves.toBe("run-7");
-    const [command, sent] = invoke.mock.calls[0] as unknown as [string, { args: unknown; on_event: FakeChannel }];
-    expect(command).toBe("start_run");
-    expect(sent.args).toBe(args);
-    sent.on_event.onmessage({ type: "resumed" });
-    expect(got).toEqual([{ type: "resumed" }]);
+    expect(invoke).toHaveBeenNthCalledWith(1, "call", { command: "start_run", args });
+    await vi.waitFor(() => expect(got).toEqual([{ type: "resumed" }]));
+    expect(polls).toBe(1);
+    expect(invoke).toHaveBeenLastCalledWith("call", { command: "run_events", args: { run_id: "run-7", from: 0 } });
     await p.step_view({ run_id: "run-7", step: 2 });
-    expect(invoke).toHaveBeenLastCalledWith("step_view", { run_id: "run-7", step: 2 });
+    expect(invoke).toHaveBeenLastCalledWith("call", { command: "step_view", args: { run_id: "run-7", step: 2 } });
     vi.doUnmock("@tauri-apps/api/core");
   });
 });
@@ -180,8 +198,10 @@ describe("tauri adapter: runs", () => {
 describe("tauri adapter: dialogs and the new commands", () => {
   it("runs the file dialogs in the shell (which allows the chosen path) and names args in snake_case", async () => {
     vi.resetModules();
-    const invoke = vi.fn(async (command: string) => (command === "import_trace" ? ["r1"] : command === "initial_file" ? "/home/u/t.yaml" : "/home/u/x.json"));
-    vi.doMock("@tauri-apps/api/core", () => ({ invoke, Channel: class {} }));
+    const invoke = vi.fn(async (name: string, a: { command?: string }) =>
+      name === "call" ? (a.command === "import_trace" ? ["r1"] : a.command === "initial_file" ? "/home/u/t.yaml" : null) : "/home/u/x.json",
+    );
+    vi.doMock("@tauri-apps/api/core", () => ({ invoke }));
     const { createTauriPlatform } = await import("./tauri");
     const p = createTauriPlatform();
     await expect(p.dialogs?.choose_open_path({ extensions: ["json", "jsonl"], label: "Trace" })).resolves.toBe("/home/u/x.json");
@@ -189,15 +209,15 @@ describe("tauri adapter: dialogs and the new commands", () => {
     await p.dialogs?.choose_save_path({ default_name: "a.yaml", extensions: ["yaml"] });
     expect(invoke).toHaveBeenLastCalledWith("choose_save_path", { default_name: "a.yaml", extensions: ["yaml"] });
     await expect(p.import_trace({ path: "/home/u/x.json" })).resolves.toEqual(["r1"]);
-    expect(invoke).toHaveBeenLastCalledWith("import_trace", { path: "/home/u/x.json", from: null });
+    expect(invoke).toHaveBeenLastCalledWith("call", { command: "import_trace", args: { path: "/home/u/x.json" } });
     await p.import_trace({ path: "/t.jsonl", from: "otlp" });
-    expect(invoke).toHaveBeenLastCalledWith("import_trace", { path: "/t.jsonl", from: "otlp" });
+    expect(invoke).toHaveBeenLastCalledWith("call", { command: "import_trace", args: { path: "/t.jsonl", from: "otlp" } });
     await p.set_provider_key({ provider: "openai", key: "sk-x" });
-    expect(invoke).toHaveBeenLastCalledWith("set_provider_key", { provider: "openai", key: "sk-x" });
+    expect(invoke).toHaveBeenLastCalledWith("call", { command: "set_provider_key", args: { provider: "openai", key: "sk-x" } });
     await p.delete_provider_key({ provider: "openai" });
-    expect(invoke).toHaveBeenLastCalledWith("delete_provider_key", { provider: "openai" });
+    expect(invoke).toHaveBeenLastCalledWith("call", { command: "delete_provider_key", args: { provider: "openai" } });
     await p.provider_status();
-    expect(invoke).toHaveBeenLastCalledWith("provider_status", {});
+    expect(invoke).toHaveBeenLastCalledWith("call", { command: "provider_status", args: {} });
     await expect(p.initial_file()).resolves.toBe("/home/u/t.yaml");
     vi.doUnmock("@tauri-apps/api/core");
   });
@@ -207,7 +227,7 @@ describe("tauri adapter: dialogs and the new commands", () => {
     const invoke = vi.fn(async () => {
       throw { code: "import.parse", message: "t.jsonl: line 4 (byte 1693): not valid openai-agents input" };
     });
-    vi.doMock("@tauri-apps/api/core", () => ({ invoke, Channel: class {} }));
+    vi.doMock("@tauri-apps/api/core", () => ({ invoke }));
     const { createTauriPlatform } = await import("./tauri");
     const err = await createTauriPlatform()
       .import_trace({ path: "t.jsonl" })
@@ -219,11 +239,13 @@ describe("tauri adapter: dialogs and the new commands", () => {
 });
 
 describe("http adapter: providers and traces", () => {
-  it("has no command line, and posts the new commands like the others", async () => {
-    const fetchMock = vi.fn(async (_url: string, init: RequestInit) => new Response(init.body as string, { status: 200 }));
+  it("asks the backend for the command line (a browser page has none), and posts the new commands like the others", async () => {
+    const fetchMock = vi.fn(async (url: string, init: RequestInit) =>
+      new Response(url.endsWith("/initial_file") ? "null" : (init.body as string), { status: 200 }),
+    );
     const p = createHttpPlatform("http://h", fetchMock as unknown as typeof fetch);
     await expect(p.initial_file()).resolves.toBeNull();
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(fetchMock.mock.calls.at(-1)?.[0]).toBe("http://h/api/initial_file");
     await p.import_trace({ path: "otlp.json", from: "otlp" });
     expect(fetchMock.mock.calls.at(-1)?.[0]).toBe("http://h/api/import_trace");
     expect(fetchMock.mock.calls.at(-1)?.[1].body).toBe(JSON.stringify({ path: "otlp.json", from: "otlp" }));
@@ -244,7 +266,7 @@ describe("mock platform: providers and traces", () => {
     expect(JSON.stringify(after)).not.toContain("sk-ant");
     await p.delete_provider_key({ provider: "anthropic" });
     expect((await p.provider_status()).find((s) => s.provider === "anthropic")?.key).toBeNull();
-    await expect(p.set_provider_key({ provider: "nope", key: "k" })).rejects.toMatchObject({ code: "providers.unknown" });
+    await expect(p.set_provider_key({ provider: "nope" as Provider, key: "k" })).rejects.toMatchObject({ code: "api.args" });
     await expect(p.set_provider_key({ provider: "gemini", key: "  " })).rejects.toMatchObject({ code: "providers.key" });
   });
 

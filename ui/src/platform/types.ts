@@ -1,43 +1,22 @@
 import type { ApiError } from "../bindings/ApiError";
-import type { Finding } from "../bindings/Finding";
+import type { CommandName, Commands } from "../bindings/commands";
+import type { ErrorCode } from "../bindings/ErrorCode";
+import type { FileEntry } from "../bindings/FileEntry";
 import type { LiveEvent } from "../bindings/LiveEvent";
-import type { OpenedTopology } from "../bindings/OpenedTopology";
-import type { ProviderStatus } from "../bindings/ProviderStatus";
-import type { RunOverview } from "../bindings/RunOverview";
-import type { RunSummary } from "../bindings/RunSummary";
 import type { StartRunArgs } from "../bindings/StartRunArgs";
-import type { StepView } from "../bindings/StepView";
-import type { Topology } from "../bindings/Topology";
-import type { TransferView } from "../bindings/TransferView";
 
-/** A topology file the backend offers to open. */
-export type FileEntry = { path: string; name: string };
+export type { FileEntry, CommandName, Commands };
+export type { ExportFormat, Provider, TraceFormat } from "./catalog";
+export { EXPORT_FORMATS, EXPORT_LABELS, EXPORT_EXTENSIONS, REAL_PROVIDERS, TRACE_FORMATS } from "./catalog";
 
-export const EXPORT_FORMATS = ["yaml", "json", "openai-agents-py", "mermaid", "dot"] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-
-export const EXPORT_EXTENSIONS: Record<ExportFormat, string> = {
-  yaml: "yaml",
-  json: "json",
-  "openai-agents-py": "py",
-  mermaid: "mmd",
-  dot: "dot",
+/** One method per declared backend command (generated map: `bindings/commands.ts`). */
+export type Backend = {
+  // A command whose arguments are all optional may be called without any.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  [K in CommandName]: {} extends Commands[K]["args"]
+    ? (args?: Commands[K]["args"]) => Promise<Commands[K]["result"]>
+    : (args: Commands[K]["args"]) => Promise<Commands[K]["result"]>;
 };
-
-export const EXPORT_LABELS: Record<ExportFormat, string> = {
-  yaml: "YAML",
-  json: "JSON",
-  "openai-agents-py": "OpenAI Agents SDK (Python)",
-  mermaid: "Mermaid",
-  dot: "Graphviz DOT",
-};
-
-/** Providers the backend can call with a real model (the order of the Settings table). */
-export const REAL_PROVIDERS = ["openai", "openai-responses", "anthropic", "gemini", "openai-compatible"] as const;
-
-/** Formats `import_trace` reads (`auto` sniffs the file). */
-export const TRACE_FORMATS = ["auto", "openai-agents", "otlp", "adk"] as const;
-export type TraceFormat = (typeof TRACE_FORMATS)[number];
 
 /**
  * Native file dialogs, where the host has them (Tauri). The backend runs them and remembers the
@@ -52,67 +31,34 @@ export interface NativeDialogs {
 }
 
 /**
- * The backend contract. Method names and argument objects match the backend commands exactly
- * (Tauri `invoke(name, args)`, HTTP `POST /api/<name>` with `args` as the body).
+ * What the UI talks to: every declared command (same names and argument objects as the backend:
+ * Tauri `invoke("call", {command, args})`, HTTP `POST /api/<command>`), plus `startRun`, which
+ * starts a run and streams its events (`start_run` then `run_events` long-polls).
  */
-export interface Platform {
+export interface Platform extends Omit<Backend, "start_run" | "run_events"> {
   readonly kind: "tauri" | "http" | "mock";
   /** Present only where the host has native file dialogs. */
   readonly dialogs: NativeDialogs | null;
-
-  list_files(args?: Record<string, never>): Promise<FileEntry[]>;
-  open_topology(args: { path: string }): Promise<OpenedTopology>;
-  new_topology(args: { name: string }): Promise<Topology>;
-  save_topology(args: { topology: Topology; path: string }): Promise<null>;
-  lint_topology(args: { topology: Topology }): Promise<Finding[]>;
-  export_topology(args: { topology: Topology; format: ExportFormat }): Promise<string>;
-  refactor_supervisor(args: { topology: Topology; chain: string[] }): Promise<Topology>;
-  /** Writes an export that is not a topology (code, diagrams). */
-  write_text(args: { path: string; text: string }): Promise<null>;
-
   /**
    * Starts a run (saved to the store as it goes) and streams its events to `onEvent` until it
    * finishes; resolves with the run id as soon as the run has started.
    */
   startRun(args: StartRunInput, onEvent: (e: RunStreamEvent) => void): Promise<string>;
-  cancel_run(args: { run_id: string }): Promise<null>;
-  resume_run(args: { run_id: string }): Promise<null>;
-  /** Saved runs, newest first; `topology` filters by topology name. */
-  list_runs(args: { topology?: string }): Promise<RunSummary[]>;
-  run_overview(args: { run_id: string }): Promise<RunOverview>;
-  step_view(args: { run_id: string; step: number }): Promise<StepView>;
-  transfer_view(args: { run_id: string; index: number }): Promise<TransferView>;
-  /** Steps of the transfers where the fact was lost. */
-  fact_lost_steps(args: { run_id: string; fact: string }): Promise<number[]>;
-  delete_run(args: { run_id: string }): Promise<null>;
-
-  /** Each real provider: where its key comes from (never the key), its endpoint, whether it answers. */
-  provider_status(args?: Record<string, never>): Promise<ProviderStatus[]>;
-  /** Stores a key in the OS keyring. */
-  set_provider_key(args: { provider: string; key: string }): Promise<null>;
-  delete_provider_key(args: { provider: string }): Promise<null>;
-  /** Imports a trace file into the store, all or nothing; the ids of the runs it saved. */
-  import_trace(args: { path: string; from?: TraceFormat }): Promise<string[]>;
-  /** The file the app was started on (its command line); null where there is none. */
-  initial_file(args?: Record<string, never>): Promise<string | null>;
 }
 
-/** `StartRunArgs` as the UI sends it (the delay as a plain number, possibly null). */
-export type StartRunInput = Omit<StartRunArgs, "mock_delay_ms"> & { mock_delay_ms: number | null };
+/** `StartRunArgs` as the UI sends it. */
+export type StartRunInput = StartRunArgs;
 
 /** A live event, or the adapter's own word that the stream broke (the run may go on). */
 export type RunStreamEvent = LiveEvent | { type: "stream_error"; message: string };
 
-export type CommandName =
-  | Exclude<keyof Platform, "kind" | "dialogs" | "startRun">
-  | keyof NativeDialogs
-  | "start_run"
-  | "run_events";
+/** Codes the UI itself gives a failure that never reached the backend. */
+export type UiErrorCode = "ui.network" | "ui.http" | "ui.bad_json" | "ui.internal";
 
 /** Every failure from any host, as the backend's `{code, message}`. */
-export class PlatformError extends Error implements ApiError {
-  readonly code: string;
-  constructor(code: string, message: string) {
+export class PlatformError extends Error {
+  readonly code: ErrorCode | UiErrorCode;
+  constructor(code: ErrorCode | UiErrorCode, message: string) {
     super(message);
     this.name = "PlatformError";
     this.code = code;
@@ -129,7 +75,7 @@ function isApiError(v: unknown): v is ApiError {
 }
 
 /** Normalises whatever a host threw into a PlatformError. */
-export function toPlatformError(e: unknown, fallbackCode = "internal"): PlatformError {
+export function toPlatformError(e: unknown, fallbackCode: UiErrorCode = "ui.internal"): PlatformError {
   if (e instanceof PlatformError) return e;
   if (isApiError(e)) return new PlatformError(e.code, e.message);
   if (typeof e === "string") {

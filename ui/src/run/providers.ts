@@ -2,18 +2,14 @@
 // run could not call.
 import type { ProviderStatus } from "../bindings/ProviderStatus";
 import type { Topology } from "../model/types";
+import type { Provider } from "../bindings/Provider";
+import { PROVIDER_LABELS } from "../model/topology";
+
+export { PROVIDER_LABELS };
 
 export type { ProviderStatus };
 
-export const PROVIDER_LABELS: Record<string, string> = {
-  openai: "OpenAI",
-  "openai-responses": "OpenAI Responses",
-  anthropic: "Anthropic",
-  gemini: "Gemini",
-  "openai-compatible": "OpenAI-compatible",
-};
-
-export const providerLabel = (p: string) => PROVIDER_LABELS[p] ?? p;
+export const providerLabel = (p: string) => PROVIDER_LABELS[p as Provider] ?? p;
 
 /**
  * Whether a provider can be called: it has a key, or (an OpenAI-compatible server, which may need
