@@ -129,7 +129,8 @@ impl FileAccess {
         };
         let Some(dir) = dir else { return Ok(vec![]) };
         let mut out = vec![];
-        walk(&dir, 0, &mut out);
+        let root = dir.canonicalize().unwrap_or(dir.clone());
+        walk(&dir, &root, 0, &mut out);
         out.sort();
         Ok(out
             .into_iter()
@@ -141,7 +142,7 @@ impl FileAccess {
     }
 }
 
-fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
+fn walk(dir: &Path, root: &Path, depth: usize, out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return;
     };
@@ -151,8 +152,14 @@ fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
         if hidden {
             continue;
         }
-        if p.is_dir() && depth < 3 && !p.ends_with("node_modules") && !p.ends_with("target") {
-            walk(&p, depth + 1, out);
+        // A symlink is offered only when it points inside the root, and never as a folder to
+        // walk into (a link to `/` would list the whole disk).
+        let link = e.file_type().is_ok_and(|t| t.is_symlink());
+        if link && !p.canonicalize().is_ok_and(|t| t.starts_with(root) && t.is_file()) {
+            continue;
+        }
+        if !link && p.is_dir() && depth < 3 && !p.ends_with("node_modules") && !p.ends_with("target") {
+            walk(&p, root, depth + 1, out);
         } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml" || x == "json" || x == "jsonl") {
             out.push(p);
         }

@@ -47,6 +47,10 @@ pub enum ConfigError {
          Upgrade Baton, or set `version: {FORMAT_VERSION}`"
     )]
     Version { path: String, found: u64 },
+    #[error(
+        "{path}:{line}: brackets nest {depth} levels deep; a topology needs far fewer (Baton reads up to {MAX_NESTING}). Is this the right file?"
+    )]
+    TooDeep { path: String, line: usize, depth: usize },
     #[error("{0}")]
     Serialize(String),
 }
@@ -60,6 +64,7 @@ impl crate::error::Coded for ConfigError {
             ConfigError::Parse { field, .. } if field.is_empty() => C::ConfigSyntax,
             ConfigError::Parse { .. } => C::ConfigType,
             ConfigError::Version { .. } => C::ConfigVersion,
+            ConfigError::TooDeep { .. } => C::ConfigTooLarge,
             ConfigError::Serialize(_) => C::ConfigSerialize,
         }
     }
@@ -68,13 +73,80 @@ impl crate::error::Coded for ConfigError {
 /// Reads and parses a topology file. References between parts are not checked here; call
 /// [`Topology::validate`] (or lint) for that.
 pub fn load(path: &Path) -> Result<Topology, ConfigError> {
-    let text = std::fs::read_to_string(path)
+    let text = read_regular(path, MAX_TOPOLOGY_BYTES)
         .map_err(|source| ConfigError::Read { path: path.display().to_string(), source })?;
     parse(&text, Format::from_path(path), &path.display().to_string())
 }
 
+/// The largest topology file Baton reads (a 100,000-agent topology is about 15 MB).
+pub const MAX_TOPOLOGY_BYTES: u64 = 64 << 20;
+
+/// How deeply brackets may nest in a topology's text: a topology needs about eight levels;
+/// deeper input is refused before a parser sees it (a YAML parser takes quadratic time on
+/// `[[[[…`).
+pub const MAX_NESTING: usize = 64;
+
+/// Reads a regular file of at most `max` bytes. A FIFO, a device or a directory is refused
+/// without opening it (opening a FIFO would block until a writer appears).
+pub fn read_regular(path: &Path, max: u64) -> Result<String, std::io::Error> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other("not a regular file (a directory, a FIFO or a device); name a file"));
+    }
+    if meta.len() > max {
+        return Err(std::io::Error::other(format!(
+            "the file is {} MB; Baton reads topology files of up to {} MB",
+            meta.len() >> 20,
+            max >> 20
+        )));
+    }
+    std::fs::read_to_string(path)
+}
+
+/// The deepest nesting of `[`/`{` in `text`, outside quoted strings (a cheap, linear scan).
+fn nesting_depth(text: &str) -> (usize, usize) {
+    let (mut depth, mut max, mut line, mut at) = (0usize, 0usize, 1usize, 1usize);
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for c in text.chars() {
+        if c == '\n' {
+            line += 1;
+        }
+        match quote {
+            Some(q) => {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' && q == '"' {
+                    escaped = true;
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None => match c {
+                '"' | '\'' => quote = Some(c),
+                '[' | '{' => {
+                    depth += 1;
+                    if depth > max {
+                        max = depth;
+                        at = line;
+                    }
+                }
+                ']' | '}' => depth = depth.saturating_sub(1),
+                _ => {}
+            },
+        }
+    }
+    (max, at)
+}
+
 /// Parses topology text. `origin` names the source in errors (a path, or `<input>`).
 pub fn parse(text: &str, format: Format, origin: &str) -> Result<Topology, ConfigError> {
+    // Editors on Windows save a UTF-8 byte-order mark; it is not part of the text.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let (depth, line) = nesting_depth(text);
+    if depth > MAX_NESTING {
+        return Err(ConfigError::TooDeep { path: origin.into(), line, depth });
+    }
     let parsed = match format {
         Format::Json => parse_json(text, origin),
         Format::Yaml => parse_yaml(text, origin),
@@ -195,6 +267,22 @@ pub fn save(t: &Topology, path: &Path) -> Result<(), ConfigError> {
     write_atomic(path, text.as_bytes())
 }
 
+/// 0666 less the process's umask, as `open(2)` would give a new file.
+fn default_permissions() -> std::fs::Permissions {
+    use std::os::unix::fs::PermissionsExt;
+    let mask = process_umask();
+    std::fs::Permissions::from_mode(0o666 & !mask)
+}
+
+/// The umask, read from /proc/self/status (Linux) rather than set-and-restored with umask(2).
+fn process_umask() -> u32 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| s.lines().find_map(|l| l.strip_prefix("Umask:").map(|v| v.trim().to_owned())))
+        .and_then(|v| u32::from_str_radix(&v, 8).ok())
+        .unwrap_or(0o022)
+}
+
 /// Atomic file write used by every command that writes a user's file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ConfigError> {
     use std::io::Write;
@@ -205,6 +293,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ConfigError> {
     };
     let mut tmp = tempfile::NamedTempFile::new_in(&dir).map_err(err)?;
     tmp.write_all(bytes).map_err(err)?;
+    // The temporary file is created 0600; the saved file keeps the mode it had, and a new
+    // file gets the mode the user's umask gives new files.
+    let mode = match std::fs::metadata(path) {
+        Ok(m) => m.permissions(),
+        Err(_) => default_permissions(),
+    };
+    tmp.as_file().set_permissions(mode).map_err(err)?;
     tmp.as_file().sync_all().map_err(err)?;
     tmp.persist(path).map_err(|e| err(e.error))?;
     Ok(())

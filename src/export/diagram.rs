@@ -21,9 +21,18 @@ fn edge_label(e: &Edge) -> String {
     l
 }
 
+/// A Mermaid node id for an agent id, one-to-one: ASCII letters and digits stay, `_` doubles,
+/// anything else becomes `_<hex>_` (so `ärzte` and `örzte` stay two nodes).
 fn mermaid_id(id: &str) -> String {
-    let s: String = id.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
-    format!("n_{s}")
+    let mut s = String::from("n_");
+    for c in id.chars() {
+        match c {
+            c if c.is_ascii_alphanumeric() => s.push(c),
+            '_' => s.push_str("__"),
+            c => s.push_str(&format!("_{:x}_", c as u32)),
+        }
+    }
+    s
 }
 
 fn mermaid_text(s: &str) -> String {
@@ -110,4 +119,16 @@ pub fn to_dot(t: &Topology) -> String {
     }
     out.push_str("}\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn mermaid_ids_are_one_to_one() {
+        let ids = ["ärzte", "örzte", "a_b", "a-b", "a__b", "ab"];
+        let mut seen = std::collections::HashSet::new();
+        for id in ids {
+            assert!(seen.insert(super::mermaid_id(id)), "{id} collides");
+        }
+    }
 }

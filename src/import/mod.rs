@@ -102,6 +102,10 @@ pub enum ImportError {
     Mixed { file: String, line: usize, offset: u64, found: String, first: String },
     #[error("{file}: no runs in it ({format}): {why}")]
     Empty { file: String, format: String, why: String },
+    #[error(
+        "{file}: line {line} is a record larger than {max_mb} MB; Baton reads records up to that size — export the trace as JSON Lines (one request or span batch per line)"
+    )]
+    TooLarge { file: String, line: usize, max_mb: usize },
     #[error("{0}")]
     Store(#[from] crate::store::StoreError),
 }
@@ -115,6 +119,7 @@ impl crate::error::Coded for ImportError {
             ImportError::Unknown { .. } => C::ImportUnknownFormat,
             ImportError::Mixed { .. } => C::ImportMixed,
             ImportError::Empty { .. } => C::ImportEmpty,
+            ImportError::TooLarge { .. } => C::ImportTooLarge,
             ImportError::Store(e) => e.code(),
         }
     }
@@ -396,9 +401,25 @@ pub fn import_reader(
     };
     let read_err = |source| ImportError::Read { file: file.into(), source };
     let mut progress = progress;
+    // Sniff the first bytes: every format Baton reads is JSON (an object or an array).
+    {
+        let head = r.fill_buf().map_err(read_err)?;
+        let head = head.strip_prefix("\u{feff}".as_bytes()).unwrap_or(head);
+        match head.iter().find(|b| !b.is_ascii_whitespace()) {
+            None | Some(b'{') | Some(b'[') => {}
+            Some(_) => {
+                let shown: String =
+                    String::from_utf8_lossy(&head[..head.len().min(40)]).chars().filter(|c| !c.is_control()).collect();
+                return Err(ImportError::Unknown {
+                    file: file.into(),
+                    what: format!("it does not start with JSON: `{shown}`"),
+                });
+            }
+        }
+    }
     // Read the first line to tell JSON Lines (a whole value per line) from one document.
     let mut first = Vec::new();
-    r.read_until(b'\n', &mut first).map_err(read_err)?;
+    read_record(&mut r, &mut first, file, 1)?;
     let mut offset = first.len() as u64;
     let trimmed = first.trim_ascii();
     let first_value: Option<Value> = if trimmed.is_empty() { None } else { serde_json::from_slice(trimmed).ok() };
@@ -417,7 +438,7 @@ pub fn import_reader(
             let mut buf = Vec::new();
             loop {
                 buf.clear();
-                let n = r.read_until(b'\n', &mut buf).map_err(read_err)?;
+                let n = read_record(&mut r, &mut buf, file, line_no + 1)?;
                 if n == 0 {
                     break;
                 }
@@ -465,7 +486,10 @@ pub fn import_reader(
         None => {
             // One (multi-line) JSON document.
             let mut rest = first;
-            r.read_to_end(&mut rest).map_err(read_err)?;
+            (&mut r).take(MAX_RECORD as u64 + 1).read_to_end(&mut rest).map_err(read_err)?;
+            if rest.len() > MAX_RECORD {
+                return Err(ImportError::TooLarge { file: file.into(), line: 1, max_mb: MAX_RECORD >> 20 });
+            }
             if rest.trim_ascii().is_empty() {
                 return Err(ImportError::Empty {
                     file: file.into(),
@@ -501,6 +525,22 @@ pub fn import_reader(
     Ok(a.summary)
 }
 
+/// The largest record (one JSON Lines line, or a whole single-document file) an import reads.
+pub const MAX_RECORD: usize = 512 << 20;
+
+/// Reads one line of at most [`MAX_RECORD`] bytes into `buf`; past it, a clear error instead of
+/// buffering without bound.
+fn read_record(r: &mut impl BufRead, buf: &mut Vec<u8>, file: &str, line: usize) -> Result<usize, ImportError> {
+    let n = r
+        .take(MAX_RECORD as u64 + 1)
+        .read_until(b'\n', buf)
+        .map_err(|source| ImportError::Read { file: file.into(), source })?;
+    if buf.len() > MAX_RECORD && buf.last() != Some(&b'\n') {
+        return Err(ImportError::TooLarge { file: file.into(), line, max_mb: MAX_RECORD >> 20 });
+    }
+    Ok(n)
+}
+
 fn line_col_offset(bytes: &[u8], line: usize, col: usize) -> u64 {
     let mut l = 1;
     for (i, b) in bytes.iter().enumerate() {
@@ -523,6 +563,14 @@ pub fn import_file(
     on_run: &mut dyn FnMut(Trace, Topology) -> Result<(), ImportError>,
 ) -> Result<ImportSummary, ImportError> {
     let file = path.display().to_string();
+    // A FIFO or a device would block the open, or never end: only regular files are read.
+    let meta = std::fs::metadata(path).map_err(|source| ImportError::Read { file: file.clone(), source })?;
+    if !meta.is_file() {
+        return Err(ImportError::Read {
+            file,
+            source: std::io::Error::other("not a regular file (a directory, a FIFO or a device); name a trace file"),
+        });
+    }
     let f = std::fs::File::open(path).map_err(|source| ImportError::Read { file: file.clone(), source })?;
     let total = f.metadata().map(|m| m.len()).unwrap_or(0);
     import_reader(f, &file, total, from, overlay, progress, on_run)

@@ -256,8 +256,22 @@ pub async fn json_body(
     })
 }
 
+/// The largest server-sent event Baton reads (a model's whole answer fits many times over).
+pub const MAX_SSE_EVENT: usize = 2 << 20;
+
+/// How long one streamed model call may take in all, whatever arrives meanwhile (a stream
+/// that only sends keep-alives would otherwise never end). `BATON_HTTP_DEADLINE_MS` overrides.
+pub fn call_deadline() -> Duration {
+    std::env::var("BATON_HTTP_DEADLINE_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map(Duration::from_millis)
+        .unwrap_or(Duration::from_secs(900))
+}
+
 /// Server-sent events of a successful streaming response, as (event name, data) pairs.
-/// A stream that ends before `done` says so is an error.
+/// A stream that ends before `done` says so is an error; so is an event past
+/// [`MAX_SSE_EVENT`] (refused as it arrives, not buffered) and a call past [`call_deadline`].
 pub async fn sse_events(
     provider: &str,
     resp: reqwest::Response,
@@ -265,13 +279,58 @@ pub async fn sse_events(
     mut on_event: impl FnMut(&str, &str) -> Result<bool, ModelError>,
 ) -> Result<(), ModelError> {
     use eventsource_stream::Eventsource;
-    let mut stream = resp.bytes_stream().eventsource();
+    // Bytes since the last blank line (an event's end): past the cap, the stream is cut.
+    let mut pending = 0usize;
+    let mut last = 0u8;
+    let bytes = resp.bytes_stream().map(move |chunk| {
+        let chunk = chunk?;
+        for &b in chunk.iter() {
+            if b == b'\n' && last == b'\n' {
+                pending = 0;
+            } else if b != b'\r' {
+                pending += 1;
+            }
+            if b != b'\r' {
+                last = b;
+            }
+        }
+        Ok::<_, reqwest::Error>((chunk, pending))
+    });
+    let too_big = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = too_big.clone();
+    let bytes = bytes
+        .take_while(move |r| {
+            let over = matches!(r, Ok((_, p)) if *p > MAX_SSE_EVENT);
+            if over {
+                flag.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+            futures::future::ready(!over)
+        })
+        .map(|r| r.map(|(c, _)| c));
+    let mut stream = Box::pin(bytes.eventsource());
+    let deadline = tokio::time::sleep(call_deadline());
+    tokio::pin!(deadline);
     loop {
         let next = tokio::select! {
             n = stream.next() => n,
             _ = cancel.cancelled() => return Err(ModelError::Cancelled),
+            _ = &mut deadline => {
+                return Err(ModelError::Transport {
+                    provider: provider.into(),
+                    message: format!("timed out: the stream went on past {} s without finishing", call_deadline().as_secs()),
+                });
+            }
         };
         match next {
+            None if too_big.load(std::sync::atomic::Ordering::Relaxed) => {
+                return Err(ModelError::Protocol {
+                    provider: provider.into(),
+                    message: format!(
+                        "a stream event is larger than {} MB; Baton stopped reading it",
+                        MAX_SSE_EVENT >> 20
+                    ),
+                });
+            }
             None => {
                 return Err(ModelError::Protocol {
                     provider: provider.into(),

@@ -206,13 +206,59 @@ impl Trace {
                 t.version
             )));
         }
+        t.check().map_err(invalid)?;
         Ok(t)
+    }
+
+    /// The deepest delegation nesting a trace may claim (the engine stops far earlier).
+    pub const MAX_DEPTH: u32 = 1000;
+
+    /// What a trace claims must hold before anything uses it: steps name items it has and
+    /// transfers it has, depths are sane. (A crafted file claiming depth 4294967295 would
+    /// otherwise make the timeline allocate gigabytes of indentation.)
+    pub fn check(&self) -> Result<(), String> {
+        for (i, s) in self.steps.iter().enumerate() {
+            if s.depth > Self::MAX_DEPTH {
+                return Err(format!(
+                    "step {i} claims depth {}; a trace nests at most {} deep",
+                    s.depth,
+                    Self::MAX_DEPTH
+                ));
+            }
+            if let Some(t) = s.transfer.filter(|t| *t as usize >= self.transfers.len()) {
+                return Err(format!("step {i} names transfer {t}, but the trace has {}", self.transfers.len()));
+            }
+            if let Some(id) = s.context.iter().chain(&s.output).find(|id| self.items.try_get(**id).is_none()) {
+                return Err(format!("step {i} names item {id}, which the trace does not hold"));
+            }
+        }
+        for (i, t) in self.transfers.iter().enumerate() {
+            if t.step as usize >= self.steps.len().max(1) {
+                return Err(format!(
+                    "transfer {i} names step {}, but the trace has {} steps",
+                    t.step,
+                    self.steps.len()
+                ));
+            }
+            let all = t
+                .sender
+                .iter()
+                .chain(&t.receiver)
+                .chain(&t.carried)
+                .chain(&t.transformed)
+                .chain(&t.dropped)
+                .chain(&t.added);
+            if let Some(id) = all.into_iter().find(|id| self.items.try_get(**id).is_none()) {
+                return Err(format!("transfer {i} names item {id}, which the trace does not hold"));
+            }
+        }
+        Ok(())
     }
 
     /// Reads a native trace file.
     pub fn from_file(path: &std::path::Path) -> Result<Trace, ApiError> {
         let origin = path.display().to_string();
-        let text = std::fs::read_to_string(path)
+        let text = crate::config::read_regular(path, 4 << 30)
             .map_err(|e| ApiError::new(ErrorCode::TraceInvalid, format!("{origin}: cannot read the file: {e}")))?;
         Trace::from_json(&text, &origin)
     }

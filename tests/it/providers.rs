@@ -733,3 +733,19 @@ fn keys_follow_no_redirect_to_another_host_and_echoes_are_redacted() {
         }
     }
 }
+
+/// A stream whose one event is 8 MB is refused as it arrives (not buffered and rescanned),
+/// and the run ends with the reason.
+#[test]
+fn an_oversized_stream_event_ends_the_call_with_a_reason() {
+    rt().block_on(async {
+        let s = MockServer::start().await;
+        let huge = chunk(json!({"content": "x".repeat(8 << 20)}));
+        s.push(Reply::sse(&[("", huge), ("", "[DONE]".into())]));
+        let t0 = std::time::Instant::now();
+        let trace = run_all(vec![("triage", chat(&s.base, true))]).await;
+        assert_eq!(trace.outcome.status, OutcomeStatus::Failed);
+        assert!(trace.outcome.reason.contains("larger than 2 MB"), "{}", trace.outcome.reason);
+        assert!(t0.elapsed() < Duration::from_secs(5), "took {:?}", t0.elapsed());
+    });
+}

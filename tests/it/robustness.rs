@@ -204,3 +204,86 @@ fn examples_still_lint_clean_of_errors() {
         assert!(!baton::lint::has_errors(&baton::lint::lint(&t)), "{}", f.display());
     }
 }
+
+#[test]
+fn deeply_nested_yaml_is_refused_fast_with_the_line() {
+    let text = format!("version: 1\nname: deep\nentry: a\nagents: {}{}\n", "[".repeat(100_000), "]".repeat(100_000));
+    let t0 = std::time::Instant::now();
+    let e = baton::config::parse(&text, baton::config::Format::Yaml, "deep.yaml").unwrap_err();
+    assert!(t0.elapsed() < std::time::Duration::from_secs(2), "took {:?}", t0.elapsed());
+    assert_eq!(baton::error::Coded::code(&e).as_str(), "config.too_large");
+    assert!(e.to_string().contains("deep.yaml:4") && e.to_string().contains("100000 levels"), "{e}");
+}
+
+#[test]
+fn a_utf8_bom_is_not_part_of_the_text() {
+    let text = format!("\u{feff}{}", std::fs::read_to_string(common::example("ticket-reopen.yaml")).unwrap());
+    let t = baton::config::parse(&text, baton::config::Format::Yaml, "bom.yaml").unwrap();
+    assert_eq!(t.name, "ticket-reopen");
+}
+
+#[test]
+fn a_fifo_is_refused_without_blocking() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe.yaml");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let e = baton::config::load(&fifo).unwrap_err();
+    assert!(e.to_string().contains("not a regular file"), "{e}");
+    let o = baton(&["trace", "import", fifo.to_str().unwrap(), "--db", dir.path().join("s.db").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(crate::common::stderr(&o).contains("not a regular file"));
+}
+
+#[test]
+fn a_file_that_is_not_json_is_refused_from_its_first_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("big.txt");
+    std::fs::write(&f, "x".repeat(50 << 20)).unwrap();
+    let o = baton(&["trace", "import", f.to_str().unwrap(), "--db", dir.path().join("s.db").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(crate::common::stderr(&o).contains("does not start with JSON"), "{}", crate::common::stderr(&o));
+}
+
+#[test]
+fn a_crafted_trace_is_refused_before_it_is_used() {
+    let t = baton::config::load(&common::example("ticket-reopen.yaml")).unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let trace = rt.block_on(run_mock(&t, RunOptions::default())).unwrap();
+    let mut v = serde_json::to_value(&trace).unwrap();
+    v["steps"][1]["depth"] = json!(4294967295u64);
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("crafted.json");
+    std::fs::write(&f, v.to_string()).unwrap();
+    let o = baton(&["trace", "show", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(crate::common::stderr(&o).contains("claims depth 4294967295"), "{}", crate::common::stderr(&o));
+}
+
+#[test]
+fn saving_keeps_the_file_mode_and_new_files_follow_the_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let t = baton::config::load(&common::example("ticket-reopen.yaml")).unwrap();
+    let f = dir.path().join("t.yaml");
+    std::fs::write(&f, "x").unwrap();
+    std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o640)).unwrap();
+    baton::config::save(&t, &f).unwrap();
+    assert_eq!(std::fs::metadata(&f).unwrap().permissions().mode() & 0o777, 0o640);
+    let g = dir.path().join("new.yaml");
+    baton::config::save(&t, &g).unwrap();
+    let mode = std::fs::metadata(&g).unwrap().permissions().mode() & 0o777;
+    assert_ne!(mode, 0o600, "a new file follows the umask, not the temp file's 0600");
+}
+
+#[test]
+fn list_files_offers_no_name_outside_the_root_through_a_symlink() {
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("secret.yaml"), "x").unwrap();
+    let root = tempfile::tempdir().unwrap();
+    std::fs::write(root.path().join("mine.yaml"), "x").unwrap();
+    std::os::unix::fs::symlink(outside.path(), root.path().join("link")).unwrap();
+    std::os::unix::fs::symlink(outside.path().join("secret.yaml"), root.path().join("s.yaml")).unwrap();
+    let files = baton::api::FileAccess::Root(root.path().to_path_buf()).list().unwrap();
+    let names: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(names, ["mine.yaml"]);
+}
