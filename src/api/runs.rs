@@ -72,6 +72,14 @@ pub struct ListRunsArgs {
     #[serde(default)]
     #[ts(optional = nullable)]
     pub topology: Option<String>,
+    /// At most this many runs (all when absent).
+    #[serde(default)]
+    #[ts(optional = nullable)]
+    pub limit: Option<u32>,
+    /// Skip this many of the newest first.
+    #[serde(default)]
+    #[ts(optional = nullable)]
+    pub offset: Option<u32>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ts_rs::TS)]
@@ -332,7 +340,8 @@ impl Api {
     }
 
     pub async fn list_runs(self: &Arc<Self>, a: ListRunsArgs) -> Result<Vec<RunSummary>, ApiError> {
-        Ok(self.store().await?.list_runs(a.topology.as_deref()).await?)
+        let store = self.store().await?;
+        Ok(store.list_runs_page(a.topology.as_deref(), a.limit.unwrap_or(u32::MAX), a.offset.unwrap_or(0)).await?)
     }
 
     pub async fn run_overview(self: &Arc<Self>, a: RunIdArgs) -> Result<RunOverview, ApiError> {

@@ -46,7 +46,7 @@ pub enum StoreError {
     RunActive(String),
     #[error("the store's data is damaged: {0}")]
     Damaged(String),
-    #[error("store error: {0}")]
+    #[error("the store failed: {0}{hint}", hint = db_hint(.0))]
     Db(#[from] sqlx::Error),
 }
 
@@ -268,6 +268,26 @@ fn file_lock(url: &str, conn_url: &str) -> Result<std::fs::File, StoreError> {
     })?;
     f.lock().map_err(|e| StoreError::Open { url: url.into(), detail: format!("cannot lock {lock}: {e}") })?;
     Ok(f)
+}
+
+/// What to do about a database error, by its SQLite (or PostgreSQL) cause.
+fn db_hint(e: &sqlx::Error) -> &'static str {
+    let d = e.to_string().to_lowercase();
+    if d.contains("readonly") || d.contains("read-only") {
+        " — the store's file or folder is read-only; fix its permissions or point --db (or $BATON_DB) elsewhere"
+    } else if d.contains("disk is full") || d.contains("database or disk is full") || d.contains("no space") {
+        " — the disk is full; free space and try again (nothing was half-written: the transaction was rolled back)"
+    } else if d.contains("malformed") || d.contains("not a database") {
+        " — the store file is damaged; restore it from a backup or point --db elsewhere"
+    } else if d.contains("locked") || d.contains("busy") {
+        " — another process holds the store; wait for it and try again"
+    } else if d.contains("unable to open") {
+        " — the store cannot be opened; check that its folder exists and is writable"
+    } else if d.contains("connection") || d.contains("timed out") {
+        " — the database server did not answer; check that it runs and the URL is right"
+    } else {
+        ""
+    }
 }
 
 /// Whether an error is another writer holding the store (worth waiting and trying again).

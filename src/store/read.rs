@@ -139,6 +139,8 @@ macro_rules! in_read_tx {
 in_read_tx! {
     /// Runs, newest first; only those of one topology when `topology` is given.
     list_runs(topology: Option<&str>) -> Vec<RunSummary>;
+    /// One page of runs, newest first.
+    list_runs_page(topology: Option<&str>, limit: u32, offset: u32) -> Vec<RunSummary>;
     run_summary(run: &str) -> RunSummary;
     /// The topology version a run ran.
     run_topology(run: &str) -> Topology;
@@ -161,19 +163,34 @@ in_read_tx! {
 impl Reader<'_> {
     /// Runs, newest first; only those of one topology when `topology` is given.
     pub async fn list_runs(&mut self, topology: Option<&str>) -> Result<Vec<RunSummary>, StoreError> {
+        self.list_runs_page(topology, u32::MAX, 0).await
+    }
+
+    /// One page of [`Self::list_runs`]: at most `limit` runs after skipping `offset`.
+    pub async fn list_runs_page(
+        &mut self,
+        topology: Option<&str>,
+        limit: u32,
+        offset: u32,
+    ) -> Result<Vec<RunSummary>, StoreError> {
+        let (limit, offset) = (i64::from(limit), i64::from(offset));
         let rows = match topology {
             Some(t) => {
                 sqlx::query(sqlx::AssertSqlSafe(format!(
-                    "SELECT {RUN_COLUMNS} FROM runs WHERE topology = $1 ORDER BY started_at DESC, id DESC"
+                    "SELECT {RUN_COLUMNS} FROM runs WHERE topology = $1 ORDER BY started_at DESC, id DESC LIMIT $2 OFFSET $3"
                 )))
                 .bind(t.to_owned())
+                .bind(limit)
+                .bind(offset)
                 .fetch_all(&mut *self.c)
                 .await?
             }
             None => {
                 sqlx::query(sqlx::AssertSqlSafe(format!(
-                    "SELECT {RUN_COLUMNS} FROM runs ORDER BY started_at DESC, id DESC"
+                    "SELECT {RUN_COLUMNS} FROM runs ORDER BY started_at DESC, id DESC LIMIT $1 OFFSET $2"
                 )))
+                .bind(limit)
+                .bind(offset)
                 .fetch_all(&mut *self.c)
                 .await?
             }

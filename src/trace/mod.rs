@@ -15,7 +15,10 @@ use crate::providers::Usage;
 use crate::topology::Topology;
 use serde::{Deserialize, Serialize};
 
-pub const TRACE_VERSION: u32 = 1;
+pub const TRACE_VERSION: u32 = 2;
+
+/// Trace versions this Baton reads (1 wrote every step's whole context; 2 writes deltas).
+pub const READS_TRACE_VERSIONS: [u32; 2] = [1, 2];
 
 /// What a step is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
@@ -181,6 +184,10 @@ pub struct Trace {
     pub started_at: String,
     #[serde(default)]
     pub ended_at: String,
+    /// In the file, each step's context is a delta against the step before
+    /// (`context_keep`: how many of its ids to keep, `context_add`: the ids that follow), so a
+    /// trace grows with its items, not with steps × context.
+    #[serde(with = "context_deltas")]
     pub steps: Vec<Step>,
     pub transfers: Vec<Transfer>,
     pub outcome: Outcome,
@@ -197,15 +204,16 @@ impl Trace {
     /// Parses a trace file's text, with a clear error. `origin` names the source in errors.
     pub fn from_json(text: &str, origin: &str) -> Result<Trace, ApiError> {
         let invalid = |m: String| ApiError::new(ErrorCode::TraceInvalid, format!("{origin}: {m}"));
-        let t: Trace = serde_json::from_str(text).map_err(|e| {
+        let mut t: Trace = serde_json::from_str(text).map_err(|e| {
             invalid(format!("not a Baton trace ({e}); a trace of another framework is read by `baton trace import`"))
         })?;
-        if t.version != TRACE_VERSION {
+        if !READS_TRACE_VERSIONS.contains(&t.version) {
             return Err(invalid(format!(
-                "trace format version {} is not supported; this Baton reads version {TRACE_VERSION}",
+                "trace format version {} is not supported; this Baton reads versions 1 and {TRACE_VERSION}",
                 t.version
             )));
         }
+        t.version = TRACE_VERSION;
         t.check().map_err(invalid)?;
         Ok(t)
     }
@@ -265,6 +273,60 @@ impl Trace {
 
     pub fn item(&self, id: ItemId) -> Option<&Item> {
         self.items.try_get(id)
+    }
+}
+
+mod context_deltas {
+    use super::Step;
+    use crate::context::ItemId;
+    use serde::de::Error as _;
+    use serde::ser::{Error as _, SerializeSeq};
+    use serde::{Deserialize, Deserializer, Serializer};
+    use serde_json::{Map, Value};
+
+    pub fn serialize<S: Serializer>(steps: &[Step], s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(steps.len()))?;
+        let mut prev: &[ItemId] = &[];
+        for step in steps {
+            let keep = prev.iter().zip(&step.context).take_while(|(a, b)| a == b).count();
+            let mut v = serde_json::to_value(step).map_err(S::Error::custom)?;
+            let m = v.as_object_mut().expect("a step serializes to an object");
+            m.remove("context");
+            m.insert("context_keep".into(), Value::from(keep));
+            m.insert("context_add".into(), serde_json::to_value(&step.context[keep..]).map_err(S::Error::custom)?);
+            seq.serialize_element(&v)?;
+            prev = &step.context;
+        }
+        seq.end()
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Step>, D::Error> {
+        let raw: Vec<Map<String, Value>> = Vec::deserialize(d)?;
+        let mut out: Vec<Step> = Vec::with_capacity(raw.len());
+        let mut prev: Vec<ItemId> = vec![];
+        for (i, mut m) in raw.into_iter().enumerate() {
+            if !m.contains_key("context") {
+                // Version 2: a delta against the step before.
+                let keep = m.remove("context_keep").and_then(|v| v.as_u64()).unwrap_or(0) as usize;
+                if keep > prev.len() {
+                    return Err(D::Error::custom(format!(
+                        "step {i} keeps {keep} context items but the step before has {}",
+                        prev.len()
+                    )));
+                }
+                let add: Vec<ItemId> = match m.remove("context_add") {
+                    Some(v) => serde_json::from_value(v).map_err(D::Error::custom)?,
+                    None => vec![],
+                };
+                let mut ctx = prev[..keep].to_vec();
+                ctx.extend(add);
+                m.insert("context".into(), serde_json::to_value(&ctx).map_err(D::Error::custom)?);
+            }
+            let step: Step = serde_json::from_value(Value::Object(m)).map_err(D::Error::custom)?;
+            prev = step.context.clone();
+            out.push(step);
+        }
+        Ok(out)
     }
 }
 

@@ -287,3 +287,22 @@ fn list_files_offers_no_name_outside_the_root_through_a_symlink() {
     let names: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(names, ["mine.yaml"]);
 }
+
+/// A trace grows with its items, not with steps × context: contexts are deltas in the file.
+#[test]
+fn a_long_run_writes_a_linear_trace_that_reads_back_whole() {
+    let calls = vec!["{ tool: poll }"; 19].join(", ");
+    let yaml = format!(
+        "version: 1\nname: big-loop\nentry: worker\nagents:\n  - id: worker\n    name: Worker\n    model: {{ provider: mock, name: mock }}\n    tools:\n      - {{ name: poll, mock_result: 'queue: 1 item left' }}\nguards: {{ max_turns: 100 }}\nscenarios:\n  - name: forever\n    input: Drain the queue.\n    scripts:\n      worker:\n        - calls: [{calls}]\n"
+    );
+    let t = baton::config::parse(&yaml, baton::config::Format::Yaml, "<t>").unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let trace = rt.block_on(run_mock(&t, RunOptions::default())).unwrap();
+    assert_eq!(trace.steps.len(), 2001);
+    let text = serde_json::to_string(&trace).unwrap();
+    // The whole contexts would be about 2001 × 1000 ids × 36 bytes = 72 MB.
+    assert!(text.len() < 3 << 20, "{} bytes", text.len());
+    let back = baton::trace::Trace::from_json(&text, "t.json").unwrap();
+    assert_eq!(back.steps, trace.steps);
+    assert_eq!(back.transfers, trace.transfers);
+}

@@ -4,4 +4,12 @@ export type ListRunsArgs = {
 /**
  * Only runs of this topology (by name).
  */
-topology?: string | null, };
+topology?: string | null, 
+/**
+ * At most this many runs (all when absent).
+ */
+limit?: number | null, 
+/**
+ * Skip this many of the newest first.
+ */
+offset?: number | null, };
