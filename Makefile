@@ -52,8 +52,9 @@ app-test: app app-e2e/node_modules/.baton-stamp
 	cd app-e2e && npm test
 
 # Snapshots never rewrite themselves in a test run (review changes with `cargo insta review`).
+# The servers the Rust tests start (PostgreSQL, llama.cpp) are stopped whatever the result.
 test: deps check
-	INSTA_UPDATE=no $(CARGO) test
+	INSTA_UPDATE=no $(CARGO) test; s=$$?; scripts/llama.sh stop >/dev/null 2>&1; scripts/pg.sh stop; exit $$s
 	$(MAKE) ui-test e2e app-test
 
 bench: deps

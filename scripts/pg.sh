@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Starts (once) a throwaway PostgreSQL server on loopback for the store's tests and prints its
-# URL. Data lives in target/pg (owned by the postgres user, as PostgreSQL refuses root).
+# URL (`scripts/pg.sh stop` stops it). Data lives in target/pg (owned by the postgres user, as PostgreSQL refuses root).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 port="${BATON_PG_PORT:-55432}"
@@ -8,6 +8,10 @@ data="$root/target/pg/data"
 bin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)"
 [ -n "$bin" ] || { echo "PostgreSQL is not installed (apt-get install postgresql)" >&2; exit 1; }
 as_pg() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+if [ "${1:-}" = "stop" ]; then
+  if [ -f "$data/postmaster.pid" ]; then as_pg "$bin/pg_ctl" -D "$data" -m fast stop >/dev/null || true; fi
+  exit 0
+fi
 if ! "$bin/pg_isready" -q -h 127.0.0.1 -p "$port"; then
   mkdir -p "$root/target/pg"
   if [ ! -f "$data/PG_VERSION" ]; then
