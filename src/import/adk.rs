@@ -122,7 +122,7 @@ fn foreign(author: &str, p: &Parts) -> Option<MsgRec> {
 }
 
 /// The recorded run of one ADK session.
-pub fn to_run(session: &Value) -> Result<RecordedRun, String> {
+pub fn to_run(session: &Value) -> Result<RecordedRun, super::Malformed> {
     let events = session.get("events").and_then(Value::as_array).ok_or("the session has no `events` list")?;
     let mut out: Vec<Ev> = vec![];
     // Everything said so far, as (author, parts).

@@ -57,6 +57,22 @@ impl TraceFormat {
     }
 }
 
+/// What an importer found wrong in a record (the Assembler adds the file, line and offset).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Malformed(pub String);
+
+impl From<String> for Malformed {
+    fn from(s: String) -> Self {
+        Malformed(s)
+    }
+}
+
+impl From<&str> for Malformed {
+    fn from(s: &str) -> Self {
+        Malformed(s.to_owned())
+    }
+}
+
 /// The formats Baton imports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SourceFormat {
@@ -260,7 +276,7 @@ impl<'a> Assembler<'a> {
             }
             SourceFormat::Otlp => self.otlp_spans(otlp::spans_of(&v), on_run)?,
             SourceFormat::Adk => {
-                let run = adk::to_run(&v).map_err(|m| self.parse_err(format, line, offset, &m))?;
+                let run = adk::to_run(&v).map_err(|m| self.parse_err(format, line, offset, &m.0))?;
                 self.emit(run, on_run)?;
             }
         }

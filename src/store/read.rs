@@ -110,7 +110,7 @@ const RUN_COLUMNS: &str = "id, topology, scenario, started_at, ended_at, status,
      input_tokens, output_tokens, step_count, transfer_count, lost_facts, providers, source";
 
 fn ids(bytes: Vec<u8>) -> Result<Vec<ItemId>, StoreError> {
-    decode_ids(&bytes).map_err(StoreError::Damaged)
+    decode_ids(&bytes)
 }
 
 /// Reads on one connection inside one transaction: every query of a read sees the same
@@ -253,7 +253,7 @@ impl Reader<'_> {
         .bind(seq)
         .fetch_all(&mut *self.c)
         .await?;
-        rebuild(&rows, seq).map_err(StoreError::Damaged)
+        rebuild(&rows, seq)
     }
 
     fn step_from_row(row: &AnyRow) -> Result<(Step, i64), StoreError> {

@@ -2,6 +2,7 @@
 //! appends new item ids; every 64th snapshot is stored whole, so any snapshot rebuilds from at
 //! most 64 rows.
 
+use super::StoreError;
 use crate::context::ItemId;
 
 /// Snapshots stored whole at every multiple of this.
@@ -15,9 +16,9 @@ pub fn encode_ids(ids: &[ItemId]) -> Vec<u8> {
     out
 }
 
-pub fn decode_ids(bytes: &[u8]) -> Result<Vec<ItemId>, String> {
+pub fn decode_ids(bytes: &[u8]) -> Result<Vec<ItemId>, StoreError> {
     if !bytes.len().is_multiple_of(16) {
-        return Err(format!("an id list of {} bytes is not a multiple of 16", bytes.len()));
+        return Err(StoreError::Damaged(format!("an id list of {} bytes is not a multiple of 16", bytes.len())));
     }
     Ok(bytes
         .chunks_exact(16)
@@ -58,16 +59,19 @@ impl Encoder {
 
 /// Rebuilds snapshot `target` from rows `(seq, prefix_len, ids)` in seq order, starting at a
 /// whole snapshot.
-pub fn rebuild(rows: &[(i64, i64, Vec<u8>)], target: i64) -> Result<Vec<ItemId>, String> {
+pub fn rebuild(rows: &[(i64, i64, Vec<u8>)], target: i64) -> Result<Vec<ItemId>, StoreError> {
     let mut cur: Vec<ItemId> = vec![];
     let mut seen_target = false;
     for (i, (seq, prefix, ids)) in rows.iter().enumerate() {
         if i == 0 && *prefix != 0 {
-            return Err(format!("snapshot chain starts at {seq} without a whole snapshot"));
+            return Err(StoreError::Damaged(format!("snapshot chain starts at {seq} without a whole snapshot")));
         }
         let prefix = *prefix as usize;
         if prefix > cur.len() {
-            return Err(format!("snapshot {seq} keeps {prefix} ids of a snapshot with {}", cur.len()));
+            return Err(StoreError::Damaged(format!(
+                "snapshot {seq} keeps {prefix} ids of a snapshot with {}",
+                cur.len()
+            )));
         }
         cur.truncate(prefix);
         cur.extend(decode_ids(ids)?);
@@ -76,7 +80,7 @@ pub fn rebuild(rows: &[(i64, i64, Vec<u8>)], target: i64) -> Result<Vec<ItemId>,
             break;
         }
     }
-    if seen_target { Ok(cur) } else { Err(format!("snapshot {target} is missing")) }
+    if seen_target { Ok(cur) } else { Err(StoreError::Damaged(format!("snapshot {target} is missing"))) }
 }
 
 #[cfg(test)]

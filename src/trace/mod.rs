@@ -214,7 +214,7 @@ impl Trace {
             )));
         }
         t.version = TRACE_VERSION;
-        t.check().map_err(invalid)?;
+        t.check().map_err(|e| invalid(e.message))?;
         Ok(t)
     }
 
@@ -224,29 +224,30 @@ impl Trace {
     /// What a trace claims must hold before anything uses it: steps name items it has and
     /// transfers it has, depths are sane. (A crafted file claiming depth 4294967295 would
     /// otherwise make the timeline allocate gigabytes of indentation.)
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), ApiError> {
+        let bad = |m: String| ApiError::new(ErrorCode::TraceInvalid, m);
         for (i, s) in self.steps.iter().enumerate() {
             if s.depth > Self::MAX_DEPTH {
-                return Err(format!(
+                return Err(bad(format!(
                     "step {i} claims depth {}; a trace nests at most {} deep",
                     s.depth,
                     Self::MAX_DEPTH
-                ));
+                )));
             }
             if let Some(t) = s.transfer.filter(|t| *t as usize >= self.transfers.len()) {
-                return Err(format!("step {i} names transfer {t}, but the trace has {}", self.transfers.len()));
+                return Err(bad(format!("step {i} names transfer {t}, but the trace has {}", self.transfers.len())));
             }
             if let Some(id) = s.context.iter().chain(&s.output).find(|id| self.items.try_get(**id).is_none()) {
-                return Err(format!("step {i} names item {id}, which the trace does not hold"));
+                return Err(bad(format!("step {i} names item {id}, which the trace does not hold")));
             }
         }
         for (i, t) in self.transfers.iter().enumerate() {
             if t.step as usize >= self.steps.len().max(1) {
-                return Err(format!(
+                return Err(bad(format!(
                     "transfer {i} names step {}, but the trace has {} steps",
                     t.step,
                     self.steps.len()
-                ));
+                )));
             }
             let all = t
                 .sender
@@ -257,7 +258,7 @@ impl Trace {
                 .chain(&t.dropped)
                 .chain(&t.added);
             if let Some(id) = all.into_iter().find(|id| self.items.try_get(**id).is_none()) {
-                return Err(format!("transfer {i} names item {id}, which the trace does not hold"));
+                return Err(bad(format!("transfer {i} names item {id}, which the trace does not hold")));
             }
         }
         Ok(())

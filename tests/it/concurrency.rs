@@ -11,7 +11,7 @@ fn baton() -> Command {
 }
 
 fn runs_of(db: &str) -> Vec<serde_json::Value> {
-    let o = baton().args(["runs", "list", "--format", "json", "--db", db]).output().unwrap();
+    let o = baton().args(["runs", "list", "--limit", "100000", "--format", "json", "--db", db]).output().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     serde_json::from_str(&stdout(&o)).unwrap()
 }

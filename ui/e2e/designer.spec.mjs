@@ -51,6 +51,8 @@ describe("designer (browser, http adapter)", { skip: plan.skip ?? false }, () =>
     assert.equal(await byId("app").getAttribute("data-platform"), "http");
     assert.match(await byId("doc-title").innerText(), /ticket-reopen\.yaml/);
     assert.equal(await byId("node-triage").getAttribute("data-entry"), "true");
+    // The id the first design named is on React Flow's node element, around the card.
+    assert.equal(await page.locator('[data-testid="agent-node-triage"] [data-testid="node-triage"]').count(), 1);
     await page.locator('[data-testid="finding"][data-code="verify-handoff"]').waitFor();
   });
 

@@ -39,6 +39,9 @@ export function deriveFlow(
       type: agentKind(a),
       position: { x: pos.x, y: pos.y },
       selected: selectedAgents.has(a.id),
+      // React Flow's node element carries the id the first design named (`agent-node-<id>`);
+      // the card inside keeps `node-<id>`.
+      domAttributes: { "data-testid": `agent-node-${a.id}` } as Record<string, string>,
       ...(size ? { measured: size } : {}),
       data: {
         agent: a,
