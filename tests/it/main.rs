@@ -13,6 +13,7 @@ mod import;
 mod import_fixtures;
 mod lint;
 mod providers;
+mod real_groupchat;
 mod real_model;
 mod robustness;
 mod serve;
