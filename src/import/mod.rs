@@ -1,9 +1,12 @@
 //! Importing recorded traces from other frameworks (OpenAI Agents SDK span exports, OTLP JSON
-//! with the GenAI / OpenInference conventions, Google ADK sessions) into native traces, with
+//! with the GenAI / OpenInference conventions, Google ADK sessions, AG2 / Magentic-One group-chat
+//! histories, AutoGen AgentChat task results and team states) into native traces, with
 //! the same transfer diffs and fact checks as a Baton run. JSON Lines files stream: memory is
 //! bounded by the largest single trace, not by the file.
 
 mod adk;
+mod autogen;
+mod groupchat;
 mod messages;
 mod openai_agents;
 pub mod otlp;
@@ -34,6 +37,10 @@ pub enum TraceFormat {
     Otlp,
     /// Google ADK sessions.
     Adk,
+    /// AG2 / AutoGen 0.2 group-chat histories and Magentic-One logs (`{history: [...]}`).
+    GroupChat,
+    /// AutoGen AgentChat task results and team states.
+    Autogen,
 }
 
 impl TraceFormat {
@@ -44,6 +51,8 @@ impl TraceFormat {
             TraceFormat::OpenaiAgents => Some(SourceFormat::OpenaiAgents),
             TraceFormat::Otlp => Some(SourceFormat::Otlp),
             TraceFormat::Adk => Some(SourceFormat::Adk),
+            TraceFormat::GroupChat => Some(SourceFormat::GroupChat),
+            TraceFormat::Autogen => Some(SourceFormat::Autogen),
         }
     }
 
@@ -53,6 +62,8 @@ impl TraceFormat {
             TraceFormat::OpenaiAgents => "OpenAI Agents SDK spans",
             TraceFormat::Otlp => "OTLP JSON (OpenTelemetry)",
             TraceFormat::Adk => "Google ADK session",
+            TraceFormat::GroupChat => "Group chat history (AG2, Magentic-One)",
+            TraceFormat::Autogen => "AutoGen AgentChat task result or team state",
         }
     }
 }
@@ -79,6 +90,8 @@ pub enum SourceFormat {
     OpenaiAgents,
     Otlp,
     Adk,
+    GroupChat,
+    Autogen,
 }
 
 impl SourceFormat {
@@ -87,6 +100,8 @@ impl SourceFormat {
             SourceFormat::OpenaiAgents => "openai-agents",
             SourceFormat::Otlp => "otlp",
             SourceFormat::Adk => "adk",
+            SourceFormat::GroupChat => "group-chat",
+            SourceFormat::Autogen => "autogen",
         }
     }
 
@@ -99,6 +114,12 @@ impl SourceFormat {
                 "OTLP JSON: {\"resourceSpans\": [...]} (one document, or one per line as the file exporter writes)"
             }
             SourceFormat::Adk => "a Google ADK session: {\"id\", \"app_name\" or \"appName\", \"events\": [...]}",
+            SourceFormat::GroupChat => {
+                "a group-chat history: {\"history\": [{\"content\", \"role\", \"name\"}, ...]} (AG2, Who&When) or roles like \"Orchestrator (-> WebSurfer)\" (Magentic-One)"
+            }
+            SourceFormat::Autogen => {
+                "an AutoGen AgentChat TaskResult {\"messages\": [{\"type\", \"source\", \"content\"}, ...], \"stop_reason\"} or a team state {\"type\": \"TeamState\", \"agent_states\": {...}}"
+            }
         }
     }
 }
@@ -110,8 +131,9 @@ pub enum ImportError {
     #[error("{file}: line {line} (byte {offset}): not valid {format} input: {message}. Expected {expected}")]
     Parse { file: String, format: String, line: usize, offset: u64, message: String, expected: String },
     #[error(
-        "{file}: cannot tell which format this is ({what}); Baton reads OpenAI Agents SDK span exports, OTLP JSON \
-         and Google ADK sessions — pass --from openai-agents|otlp|adk if it is one of them"
+        "{file}: cannot tell which format this is ({what}); Baton reads OpenAI Agents SDK span exports, OTLP JSON, \
+         Google ADK sessions, group-chat histories (AG2, Magentic-One) and AutoGen AgentChat task results or team \
+         states — pass --from openai-agents|otlp|adk|group-chat|autogen if it is one of them"
     )]
     Unknown { file: String, what: String },
     #[error("{file}: line {line} (byte {offset}) is {found}, but the file began as {first}: one file, one format")]
@@ -154,6 +176,8 @@ pub fn detect(v: &Value) -> Option<SourceFormat> {
             m["data"].as_array()?.first().and_then(detect)
         }
         Value::Object(m) if m.get("events").is_some_and(Value::is_array) => Some(SourceFormat::Adk),
+        Value::Object(m) if autogen::is_task_result(m) || autogen::is_team_state(m) => Some(SourceFormat::Autogen),
+        Value::Object(m) if groupchat::looks_like(m) => Some(SourceFormat::GroupChat),
         Value::Array(a) => a.first().and_then(detect),
         _ => None,
     }
@@ -277,6 +301,14 @@ impl<'a> Assembler<'a> {
             SourceFormat::Otlp => self.otlp_spans(otlp::spans_of(&v), on_run)?,
             SourceFormat::Adk => {
                 let run = adk::to_run(&v).map_err(|m| self.parse_err(format, line, offset, &m.0))?;
+                self.emit(run, on_run)?;
+            }
+            SourceFormat::GroupChat => {
+                let run = groupchat::to_run(&v).map_err(|m| self.parse_err(format, line, offset, &m))?;
+                self.emit(run, on_run)?;
+            }
+            SourceFormat::Autogen => {
+                let run = autogen::to_run(&v).map_err(|m| self.parse_err(format, line, offset, &m))?;
                 self.emit(run, on_run)?;
             }
         }
@@ -443,7 +475,9 @@ pub fn import_reader(
     let expected = |a: &Assembler<'_>| {
         a.format
             .map(SourceFormat::expected)
-            .unwrap_or("JSON (an OpenAI Agents SDK export, OTLP JSON or an ADK session)")
+            .unwrap_or(
+                "JSON (an OpenAI Agents SDK export, OTLP JSON, an ADK session, a group-chat history or an AutoGen run)",
+            )
             .to_owned()
     };
     match first_value {

@@ -645,5 +645,6 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
         notes,
         agent_ids,
         facts,
+        ..Default::default()
     }
 }

@@ -296,6 +296,8 @@ impl Builder<'_> {
             added: vec![],
             facts: vec![],
         });
+        // The receiver's answer is what it says from here on, not what it said last time.
+        self.last_text.remove(to);
         if kind == EdgeKind::Delegation {
             self.depth += 1;
         } else if self.depth == 0 {
@@ -554,6 +556,9 @@ pub fn reconstruct(run: &RecordedRun, format: &str, file: &str, overlay: Option<
         notes: run.notes.clone(),
         last_text: HashMap::new(),
     };
+    for a in &run.agents {
+        b.see_agent(a);
+    }
     let mut input_text = String::new();
     for e in &run.events {
         match e {
@@ -596,6 +601,20 @@ pub fn reconstruct(run: &RecordedRun, format: &str, file: &str, overlay: Option<
             Ev::Error { agent, message } => {
                 b.error = Some(format!("{agent}: {message}"));
             }
+            Ev::Context { agent, messages } => {
+                b.see_agent(agent);
+                let mut ids = vec![];
+                for m in messages {
+                    ids.extend(b.items_of(m, agent));
+                }
+                // A receiver that holds what it was sent but never called its model (a worker
+                // that never answered): this is the receiver side of its transfer.
+                if let Some(pos) = b.pending.iter().position(|(_, to)| to == agent) {
+                    let (idx, _) = b.pending.remove(pos);
+                    b.finish_transfer(idx, ids.clone());
+                }
+                b.ctx.insert(agent.clone(), ids);
+            }
         }
     }
     let unresolved: Vec<String> = b.pending.iter().map(|(i, to)| format!("{} → {to}", b.transfers[*i].from)).collect();
@@ -606,10 +625,14 @@ pub fn reconstruct(run: &RecordedRun, format: &str, file: &str, overlay: Option<
         ));
     }
     let owner = if b.owner.is_empty() { b.agents.first().cloned().unwrap_or_default() } else { b.owner.clone() };
-    let (status, reason) = match &b.error {
-        Some(e) => (OutcomeStatus::Failed, format!("the recorded run failed: {e}")),
-        None => (OutcomeStatus::Completed, format!("imported from {format}")),
+    let (status, reason) = match (&b.error, &run.end) {
+        (Some(e), _) => (OutcomeStatus::Failed, format!("the recorded run failed: {e}")),
+        (None, Some(end)) => (OutcomeStatus::Completed, end.clone()),
+        (None, None) => (OutcomeStatus::Completed, format!("imported from {format}")),
     };
+    if let Some(answer) = &run.final_output {
+        b.final_output = answer.clone();
+    }
     if let Some(text) = b.final_output.clone() {
         b.step(
             StepKind::Final,
@@ -620,7 +643,10 @@ pub fn reconstruct(run: &RecordedRun, format: &str, file: &str, overlay: Option<
         );
     }
     let topology = topology_of(run, &b, overlay, &input_text);
-    let source = serde_json::json!({"format": format, "file": file, "trace_id": run.id, "notes": b.notes});
+    let mut source = serde_json::json!({"format": format, "file": file, "trace_id": run.id, "notes": b.notes});
+    if !run.labels.is_empty() {
+        source["labels"] = serde_json::Value::Object(run.labels.clone());
+    }
     let trace = Trace {
         version: TRACE_VERSION,
         run_id: None,

@@ -63,6 +63,9 @@ pub enum Ev {
     Return { from: String, to: String },
     /// An error the source recorded.
     Error { agent: String, message: String },
+    /// What an agent holds at this point without making a model call (a group-chat manager's
+    /// copy of the shared history): the sender side of its next transfer.
+    Context { agent: String, messages: Vec<MsgRec> },
 }
 
 /// One recorded run.
@@ -79,4 +82,16 @@ pub struct RecordedRun {
     pub agent_ids: std::collections::HashMap<String, String>,
     /// Pinned facts the source carries (a trace Baton exported), used when no overlay is given.
     pub facts: Vec<crate::topology::PinnedFact>,
+    /// Agents the source names before any of them acts (a group chat's manager, the member who
+    /// opened the chat): listed first, in this order.
+    pub agents: Vec<String>,
+    /// The run's answer when the source states it apart from the model outputs (the message a
+    /// group chat ended on, a console's `FINAL ANSWER:` line); `Some(None)` when the source
+    /// shows the run ended without one (a chat cut off). `None`: the last answer of the owner.
+    pub final_output: Option<Option<String>>,
+    /// Why the run ended, when the source says (a stop reason, a termination condition).
+    pub end: Option<String>,
+    /// Labels the source file carries about the run (a benchmark's ground truth and failure
+    /// attribution), kept verbatim in the trace's `source.labels`.
+    pub labels: serde_json::Map<String, serde_json::Value>,
 }

@@ -14,6 +14,7 @@ mod import;
 mod import_fixtures;
 mod lint;
 mod providers;
+mod real_groupchat;
 mod real_model;
 mod robustness;
 mod serve;

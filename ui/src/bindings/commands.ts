@@ -202,6 +202,16 @@ export const CATALOG: Catalog = {
       "value": "adk",
       "label": "Google ADK session",
       "detail": ""
+    },
+    {
+      "value": "group-chat",
+      "label": "Group chat history (AG2, Magentic-One)",
+      "detail": ""
+    },
+    {
+      "value": "autogen",
+      "label": "AutoGen AgentChat task result or team state",
+      "detail": ""
     }
   ]
 };

@@ -16,6 +16,8 @@ const FORMAT_OPTIONS: Record<TraceFormat, string> = {
   "openai-agents": "OpenAI Agents SDK spans",
   otlp: "OTLP JSON (OpenTelemetry GenAI / OpenInference)",
   adk: "Google ADK session",
+  "group-chat": "Group chat history (AG2, Magentic-One)",
+  autogen: "AutoGen AgentChat task result or team state",
 };
 
 export function TraceDialog({ platform, run }: { platform: Platform; run: RunCommands }) {

@@ -7,6 +7,8 @@ const FORMAT_LABELS: Record<string, string> = {
   otlp: "OTLP (OpenTelemetry)",
   "openai-agents": "OpenAI Agents SDK",
   adk: "Google ADK session",
+  "group-chat": "Group chat (AG2, Magentic-One)",
+  autogen: "AutoGen AgentChat",
 };
 
 export const formatLabel = (f: string) => FORMAT_LABELS[f] ?? f;
