@@ -127,6 +127,9 @@ pub fn to_run(session: &Value) -> Result<RecordedRun, super::Malformed> {
     let mut out: Vec<Ev> = vec![];
     // Everything said so far, as (author, parts).
     let mut said: Vec<(String, Parts)> = vec![];
+    // Who owns the conversation, and where a transfer call or action said it goes next.
+    let mut owner: Option<String> = None;
+    let mut pending: Option<(String, String)> = None; // (from, target)
     let mut started = 0f64;
     let mut ended = 0f64;
     for (i, ev) in events.iter().enumerate() {
@@ -141,12 +144,49 @@ pub fn to_run(session: &Value) -> Result<RecordedRun, super::Malformed> {
             continue;
         }
         let p = parts_of(ev);
+        // Ownership moves when an agent other than the owner speaks: after a transfer (to its
+        // target, and on to the workflow sub-agent that target runs), or with no transfer at all
+        // (a sequential, loop or parallel workflow agent hands its sub-agents the turn).
+        // A transfer call to its own author with nothing else is the framework handing control
+        // back (older ADK writes it as the agent's event, milliseconds after the last one), not
+        // a model call.
+        let self_transfer = p.texts.is_empty()
+            && !p.calls.is_empty()
+            && p.calls.iter().all(|c| {
+                (c.name == "transfer_to_agent" || c.name == "transfer_to_other_agent")
+                    && serde_json::from_str::<Value>(&c.arguments)
+                        .ok()
+                        .and_then(|a| a.get("agent_name").and_then(Value::as_str).map(|t| t == author))
+                        .unwrap_or(false)
+            });
+        let acts = author != "user" && (!p.texts.is_empty() || !p.calls.is_empty());
+        let speaks = acts && !self_transfer;
+        if acts && owner.as_deref() != Some(author.as_str()) {
+            match (pending.take(), owner.clone()) {
+                (Some((from, target)), _) => {
+                    out.push(Ev::Transfer { kind: EdgeKind::Handoff, from, to: target.clone(), policy: None });
+                    if target != author {
+                        out.push(Ev::Transfer {
+                            kind: EdgeKind::Handoff,
+                            from: target,
+                            to: author.clone(),
+                            policy: None,
+                        });
+                    }
+                }
+                (None, Some(prev)) => {
+                    out.push(Ev::Transfer { kind: EdgeKind::Handoff, from: prev, to: author.clone(), policy: None });
+                }
+                (None, None) => {}
+            }
+            owner = Some(author.clone());
+        }
         if author == "user" {
             let msgs: Vec<MsgRec> = p.texts.iter().map(|t| MsgRec::text(Role::User, t.clone())).collect();
             if !msgs.is_empty() {
                 out.push(Ev::Input(msgs));
             }
-        } else if !p.texts.is_empty() || !p.calls.is_empty() {
+        } else if speaks {
             // A model response: rebuild what this agent's model saw.
             let mut input = vec![];
             for (who, q) in &said {
@@ -203,15 +243,20 @@ pub fn to_run(session: &Value) -> Result<RecordedRun, super::Malformed> {
                 output: Some(resp.clone()),
             });
         }
-        if let Some(target) =
-            ev.get("actions").and_then(|a| get(a, "transfer_to_agent", "transferToAgent")).and_then(Value::as_str)
-        {
-            out.push(Ev::Transfer {
-                kind: EdgeKind::Handoff,
-                from: author.clone(),
-                to: target.to_owned(),
-                policy: None,
-            });
+        // A transfer: the action ADK records, or the call itself (the older
+        // `transfer_to_other_agent`); it takes effect when the target (or its sub-agent) speaks.
+        let action =
+            ev.get("actions").and_then(|a| get(a, "transfer_to_agent", "transferToAgent")).and_then(Value::as_str);
+        let called =
+            p.calls.iter().find(|c| c.name == "transfer_to_agent" || c.name == "transfer_to_other_agent").and_then(
+                |c| {
+                    serde_json::from_str::<Value>(&c.arguments)
+                        .ok()
+                        .and_then(|a| a.get("agent_name").and_then(Value::as_str).map(str::to_owned))
+                },
+            );
+        if let Some(target) = action.map(str::to_owned).or(called).filter(|t| author != "user" && *t != author) {
+            pending = Some((owner.clone().unwrap_or_else(|| author.clone()), target));
         }
         if let Some(msg) = get(ev, "error_message", "errorMessage").and_then(Value::as_str) {
             out.push(Ev::Error { agent: author.clone(), message: msg.to_owned() });

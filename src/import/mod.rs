@@ -7,6 +7,7 @@
 mod adk;
 mod autogen;
 mod groupchat;
+mod langfuse;
 mod messages;
 mod openai_agents;
 pub mod otlp;
@@ -41,6 +42,8 @@ pub enum TraceFormat {
     GroupChat,
     /// AutoGen AgentChat task results and team states.
     Autogen,
+    /// Langfuse trace exports (`{trace, observations}`).
+    Langfuse,
 }
 
 impl TraceFormat {
@@ -53,6 +56,7 @@ impl TraceFormat {
             TraceFormat::Adk => Some(SourceFormat::Adk),
             TraceFormat::GroupChat => Some(SourceFormat::GroupChat),
             TraceFormat::Autogen => Some(SourceFormat::Autogen),
+            TraceFormat::Langfuse => Some(SourceFormat::Langfuse),
         }
     }
 
@@ -64,6 +68,7 @@ impl TraceFormat {
             TraceFormat::Adk => "Google ADK session",
             TraceFormat::GroupChat => "Group chat history (AG2, Magentic-One)",
             TraceFormat::Autogen => "AutoGen AgentChat task result or team state",
+            TraceFormat::Langfuse => "Langfuse trace export",
         }
     }
 }
@@ -92,6 +97,7 @@ pub enum SourceFormat {
     Adk,
     GroupChat,
     Autogen,
+    Langfuse,
 }
 
 impl SourceFormat {
@@ -102,6 +108,7 @@ impl SourceFormat {
             SourceFormat::Adk => "adk",
             SourceFormat::GroupChat => "group-chat",
             SourceFormat::Autogen => "autogen",
+            SourceFormat::Langfuse => "langfuse",
         }
     }
 
@@ -116,6 +123,9 @@ impl SourceFormat {
             SourceFormat::Adk => "a Google ADK session: {\"id\", \"app_name\" or \"appName\", \"events\": [...]}",
             SourceFormat::GroupChat => {
                 "a group-chat history: {\"history\": [{\"content\", \"role\", \"name\"}, ...]} (AG2, Who&When) or roles like \"Orchestrator (-> WebSurfer)\" (Magentic-One)"
+            }
+            SourceFormat::Langfuse => {
+                "a Langfuse trace export: {\"trace\": {...}, \"observations\": [...]} (one, or a list), as its UI and public API export"
             }
             SourceFormat::Autogen => {
                 "an AutoGen AgentChat TaskResult {\"messages\": [{\"type\", \"source\", \"content\"}, ...], \"stop_reason\"} or a team state {\"type\": \"TeamState\", \"agent_states\": {...}}"
@@ -167,6 +177,7 @@ impl crate::error::Coded for ImportError {
 pub fn detect(v: &Value) -> Option<SourceFormat> {
     match v {
         Value::Object(m) if m.contains_key("resourceSpans") => Some(SourceFormat::Otlp),
+        Value::Object(_) if langfuse::is_export(v) => Some(SourceFormat::Langfuse),
         Value::Object(m)
             if m.get("object").and_then(Value::as_str).is_some_and(|o| o == "trace" || o == "trace.span") =>
         {
@@ -201,8 +212,12 @@ struct Assembler<'a> {
     overlay: Option<&'a Topology>,
     sdk: HashMap<String, openai_agents::SdkTrace>,
     sdk_order: Vec<String>,
-    otlp: HashMap<String, Vec<otlp::Span>>,
+    otlp: HashMap<String, PendingTrace>,
+    /// Open OTLP traces by first appearance.
     otlp_order: Vec<String>,
+    /// OTLP spans read so far (the clock of the quiet rule) and spans held in `otlp`.
+    otlp_seen: u64,
+    otlp_held: usize,
     /// Finished traces of the current conversation: (conversation id, first trace id, spans).
     conversation: Option<(String, String, Vec<otlp::Span>)>,
     summary: ImportSummary,
@@ -215,6 +230,18 @@ impl<'a> Assembler<'a> {
         on_run: &mut dyn FnMut(Trace, Topology) -> Result<(), ImportError>,
     ) -> Result<(), ImportError> {
         let format = self.format.map(SourceFormat::name).unwrap_or("auto");
+        // A run with no recognised step is never saved silently.
+        if !run.events.iter().any(|e| matches!(e, Ev::Model { .. } | Ev::Tool { .. } | Ev::Transfer { .. })) {
+            let why = match self.format {
+                Some(SourceFormat::Adk) => "the session has no events an agent wrote".to_string(),
+                _ => format!(
+                    "trace {} holds no model call, tool run or transfer Baton recognises ({}); it reads the GenAI, OpenInference, Vercel AI SDK and Langfuse conventions",
+                    run.id,
+                    run.notes.iter().find(|n| n.starts_with("saw the attribute families")).cloned().unwrap_or_default()
+                ),
+            };
+            return Err(ImportError::Empty { file: self.file.clone(), format: format.into(), why });
+        }
         let (trace, topo) = reconstruct(&run, format, &self.file, self.overlay);
         self.summary.runs += 1;
         on_run(trace, topo)
@@ -233,6 +260,12 @@ impl<'a> Assembler<'a> {
             (None, Some(f)) => {
                 self.format = Some(f);
                 f
+            }
+            (None, None) if langfuse::is_chatml(&v) => {
+                return Err(ImportError::Unknown {
+                    file: self.file.clone(),
+                    what: "a Langfuse ChatML rendering (`messages` only), not a trace: export the trace itself ({trace, observations}) from Langfuse".into(),
+                });
             }
             (None, None) => {
                 let what = match &v {
@@ -299,6 +332,22 @@ impl<'a> Assembler<'a> {
                 }
             }
             SourceFormat::Otlp => self.otlp_spans(otlp::spans_of(&v), on_run)?,
+            SourceFormat::Langfuse => {
+                // An export holds whole traces: each is complete as it is.
+                let exports: Vec<&Value> = match &v {
+                    Value::Array(a) => a.iter().collect(),
+                    one => vec![one],
+                };
+                for e in exports {
+                    let mut spans = langfuse::spans_of(e);
+                    if spans.is_empty() {
+                        continue;
+                    }
+                    let id = spans[0].trace_id.clone();
+                    let run = otlp::to_run(&id, &mut spans);
+                    self.emit(run, on_run)?;
+                }
+            }
             SourceFormat::Adk => {
                 let run = adk::to_run(&v).map_err(|m| self.parse_err(format, line, offset, &m.0))?;
                 self.emit(run, on_run)?;
@@ -315,27 +364,61 @@ impl<'a> Assembler<'a> {
         Ok(())
     }
 
-    /// Spans of an OTLP document: traces complete when their root span arrives.
+    /// Spans of an OTLP record, in any order. A trace is complete at the end of the input, or
+    /// earlier (so a JSON Lines file streams) once its root span has arrived and no span of it
+    /// came in the last [`QUIET_SPANS`] spans; past [`MAX_HELD_SPANS`] held, the trace quiet the
+    /// longest is completed. That bounds memory, and only a trace whose spans lie further apart
+    /// than that in a file can be split.
     fn otlp_spans(
         &mut self,
         spans: Vec<otlp::Span>,
         on_run: &mut dyn FnMut(Trace, Topology) -> Result<(), ImportError>,
     ) -> Result<(), ImportError> {
         for sp in spans {
-            let root = sp.parent.is_empty();
+            self.otlp_seen += 1;
+            self.otlp_held += 1;
             let id = sp.trace_id.clone();
-            if !self.otlp.contains_key(&id) {
+            let p = self.otlp.entry(id.clone()).or_insert_with(|| {
                 self.otlp_order.push(id.clone());
-            }
-            self.otlp.entry(id.clone()).or_default().push(sp);
-            // Exporters send a trace's root span last: the trace is complete.
-            if root {
-                let spans = self.otlp.remove(&id).expect("present");
-                self.otlp_order.retain(|x| *x != id);
-                self.finished_otlp_trace(id, spans, on_run)?;
-            }
+                PendingTrace::default()
+            });
+            p.root_seen |= sp.parent.is_empty();
+            p.last = self.otlp_seen;
+            p.spans.push(sp);
+        }
+        let now = self.otlp_seen;
+        let quiet: Vec<String> = self
+            .otlp_order
+            .iter()
+            .filter(|id| self.otlp.get(*id).is_some_and(|p| p.root_seen && now - p.last > QUIET_SPANS))
+            .cloned()
+            .collect();
+        for id in quiet {
+            self.complete_otlp(&id, on_run)?;
+        }
+        while self.otlp_held > MAX_HELD_SPANS {
+            let Some(oldest) = self.otlp_order.iter().min_by_key(|id| self.otlp[*id].last).cloned() else { break };
+            self.complete_otlp(&oldest, on_run)?;
         }
         Ok(())
+    }
+
+    fn complete_otlp(
+        &mut self,
+        id: &str,
+        on_run: &mut dyn FnMut(Trace, Topology) -> Result<(), ImportError>,
+    ) -> Result<(), ImportError> {
+        let Some(p) = self.otlp.remove(id) else { return Ok(()) };
+        self.otlp_order.retain(|x| x != id);
+        self.otlp_held -= p.spans.len();
+        if !p.root_seen {
+            let mut spans = p.spans;
+            let mut run = otlp::to_run(id, &mut spans);
+            run.notes.push("no root span was found: the trace was imported from the spans present".into());
+            self.flush_conversation(on_run)?;
+            return self.emit(run, on_run);
+        }
+        self.finished_otlp_trace(id.to_owned(), p.spans, on_run)
     }
 
     /// A complete OTLP trace: merged with the previous ones of its conversation, or a run.
@@ -401,17 +484,28 @@ impl<'a> Assembler<'a> {
                 self.emit(run, on_run)?;
             }
         }
-        self.flush_conversation(on_run)?;
-        for id in std::mem::take(&mut self.otlp_order) {
-            if let Some(mut spans) = self.otlp.remove(&id) {
-                let mut run = otlp::to_run(&id, &mut spans);
-                run.notes.push("no root span was found: the trace was imported from the spans present".into());
-                self.emit(run, on_run)?;
-            }
+        for id in self.otlp_order.clone() {
+            self.complete_otlp(&id, on_run)?;
         }
+        self.flush_conversation(on_run)?;
         Ok(())
     }
 }
+
+/// An OTLP trace still being read.
+#[derive(Default)]
+struct PendingTrace {
+    spans: Vec<otlp::Span>,
+    root_seen: bool,
+    /// The span count when its latest span arrived.
+    last: u64,
+}
+
+/// Spans after which a trace whose root has arrived counts as complete (see `otlp_spans`).
+const QUIET_SPANS: u64 = 1_000;
+
+/// The most OTLP spans an import holds before completing the trace quiet the longest.
+const MAX_HELD_SPANS: usize = 1_000_000;
 
 fn kind_name(v: &Value) -> &'static str {
     match v {
@@ -444,6 +538,8 @@ pub fn import_reader(
         sdk_order: vec![],
         otlp: HashMap::new(),
         otlp_order: vec![],
+        otlp_seen: 0,
+        otlp_held: 0,
         conversation: None,
         summary: ImportSummary::default(),
     };

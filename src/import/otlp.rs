@@ -41,6 +41,10 @@ impl Attrs {
     pub fn iter(&self) -> impl Iterator<Item = (&String, &Value)> {
         self.0.iter().map(|(k, v)| (k, v))
     }
+
+    pub fn from_pairs(pairs: Vec<(String, Value)>) -> Attrs {
+        Attrs(pairs)
+    }
 }
 
 impl FromIterator<(String, Value)> for Attrs {
@@ -272,18 +276,70 @@ fn kind_of(sp: &Span) -> Kind {
         _ => {}
     }
     match a.get("openinference.span.kind").and_then(Value::as_str) {
-        Some("AGENT") => Kind::Agent,
-        Some("LLM") => Kind::Model,
-        Some("TOOL") => Kind::Tool,
-        _ => Kind::Other,
+        Some("AGENT") => return Kind::Agent,
+        Some("LLM") => return Kind::Model,
+        Some("TOOL") => return Kind::Tool,
+        _ => {}
     }
+    // The Vercel AI SDK: `ai.generateText.doGenerate` (and streamText, generateObject…) is the
+    // model call; `ai.toolCall` a tool.
+    let op = a.get("ai.operationId").and_then(Value::as_str).unwrap_or(sp.name.as_str());
+    if op.starts_with("ai.") {
+        if op.ends_with(".doGenerate") || op.ends_with(".doStream") {
+            return Kind::Model;
+        }
+        if op == "ai.toolCall" {
+            return Kind::Tool;
+        }
+    }
+    if ["ai.generate", "ai.stream", "ai.embed"].iter().any(|w| op.starts_with(w)) {
+        // The Vercel wrapper spans (`ai.generateText` around its `doGenerate`) are not calls.
+        return Kind::Other;
+    }
+    // Langfuse observations (its export, and its SDK's `langfuse.observation.*` spans).
+    match a.get("langfuse.observation.type").and_then(Value::as_str) {
+        Some("generation") => return Kind::Model,
+        Some("agent") => return Kind::Agent,
+        Some("tool") => return Kind::Tool,
+        _ => {}
+    }
+    // An agent's own span that names it but carries no operation (pydantic-ai's `agent run`).
+    if !a.contains_key("gen_ai.operation.name") && (a.contains_key("gen_ai.agent.name") || a.contains_key("agent_name"))
+    {
+        return Kind::Agent;
+    }
+    Kind::Other
+}
+
+/// `agent_run [hello_agent]` → `hello_agent`: frameworks that put the agent's name only in
+/// the span name (ADK, Agno, Koog) put it in brackets or after `invoke_agent `.
+fn name_in_span_name(name: &str) -> Option<String> {
+    if let Some(n) = name.strip_prefix("invoke_agent ").filter(|n| !n.trim().is_empty()) {
+        return Some(n.trim().to_owned());
+    }
+    let (head, rest) = name.split_once(" [")?;
+    let inner = rest.strip_suffix(']')?;
+    (!head.contains(' ') && !inner.is_empty()).then(|| inner.to_owned())
+}
+
+/// CrewAI records the agent only inside its task span's input: `role='Software developer'`.
+fn crewai_role(a: &Attrs) -> Option<String> {
+    let input = json_attr(a, "input.value")?;
+    let agent = input.get("agent")?.as_str()?;
+    let at = agent.find("role='")? + "role='".len();
+    let end = agent[at..].find('\'')?;
+    Some(agent[at..at + end].to_owned())
 }
 
 fn agent_name(sp: &Span) -> Option<String> {
+    let is_agent = kind_of(sp) == Kind::Agent;
     text_attr(&sp.attrs, "gen_ai.agent.name")
         .or_else(|| text_attr(&sp.attrs, "agent.name"))
-        .or_else(|| text_attr(&sp.attrs, "graph.node.id").filter(|_| kind_of(sp) == Kind::Agent))
-        .or_else(|| (kind_of(sp) == Kind::Agent).then(|| sp.name.trim_start_matches("invoke_agent ").to_owned()))
+        .or_else(|| text_attr(&sp.attrs, "agent_name"))
+        .or_else(|| text_attr(&sp.attrs, "graph.node.id").filter(|_| is_agent))
+        .or_else(|| is_agent.then(|| crewai_role(&sp.attrs)).flatten())
+        .or_else(|| is_agent.then(|| name_in_span_name(&sp.name)).flatten())
+        .or_else(|| is_agent.then(|| sp.name.clone()))
 }
 
 /// OpenInference's flattened message list: `llm.input_messages.<i>.message.role` etc.
@@ -364,8 +420,10 @@ fn model_messages(a: &Attrs, input: bool) -> Option<Vec<MsgRec>> {
         ("gen_ai.output.messages", "llm.output_messages.")
     };
     let fast = a.get(genai).and_then(Value::as_str).and_then(super::messages::genai_messages_str);
-    let mut msgs =
-        fast.or_else(|| json_attr(a, genai).map(|v| genai_messages(&v))).or_else(|| openinference_messages(a, oi));
+    let mut msgs = fast
+        .or_else(|| json_attr(a, genai).map(|v| genai_messages(&v)))
+        .or_else(|| openinference_messages(a, oi))
+        .or_else(|| other_convention_messages(a, input));
     let sys = if input { json_attr(a, "gen_ai.system_instructions") } else { None };
     if let Some(sys) = sys.map(|v| match v {
         Value::String(s) => s,
@@ -379,6 +437,56 @@ fn model_messages(a: &Attrs, input: bool) -> Option<Vec<MsgRec>> {
     msgs
 }
 
+/// Messages of conventions that are neither GenAI nor OpenInference: the Vercel AI SDK
+/// (`ai.prompt.messages`, `ai.response.text`, `ai.response.toolCalls`) and Langfuse
+/// (`langfuse.observation.input` / `output`: chat messages, Responses items or a whole
+/// response object).
+fn other_convention_messages(a: &Attrs, input: bool) -> Option<Vec<MsgRec>> {
+    if input {
+        if let Some(v) = json_attr(a, "ai.prompt.messages") {
+            return Some(super::messages::openai_messages(&v));
+        }
+        let v = json_attr(a, "langfuse.observation.input")?;
+        let v = v.get("messages").cloned().unwrap_or(v);
+        return Some(super::messages::openai_messages(&v));
+    }
+    if a.contains_key("ai.response.text") || a.contains_key("ai.response.toolCalls") {
+        let mut m = MsgRec::text(Role::Assistant, text_attr(a, "ai.response.text").unwrap_or_default());
+        for c in json_attr(a, "ai.response.toolCalls").and_then(|v| v.as_array().cloned()).unwrap_or_default() {
+            m.calls.push(CallRec {
+                id: c.get("toolCallId").and_then(Value::as_str).unwrap_or_default().into(),
+                name: c.get("toolName").and_then(Value::as_str).unwrap_or_default().into(),
+                arguments: c
+                    .get("args")
+                    .or_else(|| c.get("input"))
+                    .map(|x| match x {
+                        Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    })
+                    .unwrap_or_else(|| "{}".into()),
+            });
+        }
+        return Some(vec![m]);
+    }
+    let v = json_attr(a, "langfuse.observation.output")?;
+    let items = if let Some(out) = v.get("output").filter(|o| o.is_array()) {
+        out.clone()
+    } else if let Some(msg) = v.pointer("/choices/0/message") {
+        msg.clone()
+    } else if v.is_string() {
+        serde_json::json!([{ "role": "assistant", "content": v }])
+    } else {
+        v
+    };
+    let mut msgs = super::messages::openai_messages(&items);
+    for m in msgs.iter_mut() {
+        if m.role == Role::User {
+            m.role = Role::Assistant;
+        }
+    }
+    Some(msgs)
+}
+
 /// The conversation a trace belongs to (`gen_ai.conversation.id`, `session.id`), if recorded:
 /// successive traces of one conversation (ADK writes one per turn) are one run.
 pub fn conversation_of(spans: &[Span]) -> Option<String> {
@@ -389,7 +497,8 @@ pub fn conversation_of(spans: &[Span]) -> Option<String> {
 
 /// The recorded run of one OTLP trace.
 pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
-    spans.sort_by_key(|s| (s.start, s.end));
+    // Fully ordered (ids break ties), so the spans' order in the file never matters.
+    spans.sort_by(|a, b| (a.start, a.end, &a.id).cmp(&(b.start, b.end, &b.id)));
     let by_id: HashMap<String, usize> = spans.iter().enumerate().map(|(i, s)| (s.id.clone(), i)).collect();
     let parent = |s: &Span| by_id.get(&s.parent).map(|i| &spans[*i]);
     let mut events: Vec<Ev> = vec![];
@@ -512,6 +621,25 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
                 }
             }
             Kind::Model => {
+                // A model span inside another one is the same call seen by a second
+                // instrumentation (Agno's `chat` under its own generation): count it once.
+                let mut up = parent(sp);
+                let mut nested = false;
+                let mut hops = 0usize;
+                while let Some(p) = up.filter(|_| hops <= limit) {
+                    hops += 1;
+                    match kind_of(p) {
+                        Kind::Model => {
+                            nested = true;
+                            break;
+                        }
+                        Kind::Agent => break,
+                        _ => up = parent(p),
+                    }
+                }
+                if nested {
+                    continue;
+                }
                 models += 1;
                 let agent = acting.or_else(|| owner.clone()).unwrap_or_else(|| "agent".into());
                 if let Some(target) = pending_transfer.take() {
@@ -542,7 +670,9 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
                     });
                 let model = text_attr(&sp.attrs, "gen_ai.response.model")
                     .or_else(|| text_attr(&sp.attrs, "gen_ai.request.model"))
-                    .or_else(|| text_attr(&sp.attrs, "llm.model_name"));
+                    .or_else(|| text_attr(&sp.attrs, "llm.model_name"))
+                    .or_else(|| text_attr(&sp.attrs, "ai.model.id"))
+                    .or_else(|| text_attr(&sp.attrs, "langfuse.observation.model.name"));
                 // A transfer_to_* call the model made: the next agent to speak is its target.
                 for m in &output {
                     for c in &m.calls {
@@ -591,6 +721,18 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
         if let Some(n) = names.iter().find(|n| crate::topology::snake_case(n) == *to) {
             *to = n.clone();
         }
+    }
+    if models == 0 {
+        let mut families: Vec<String> = spans
+            .iter()
+            .flat_map(|s| s.attrs.iter().map(|(k, _)| k.split('.').next().unwrap_or(k).to_owned()))
+            .collect();
+        families.sort();
+        families.dedup();
+        notes.push(format!(
+            "saw the attribute families {}",
+            if families.is_empty() { "(none: the spans carry no attributes)".to_string() } else { families.join(", ") }
+        ));
     }
     if models > 0 && !saw_content {
         notes.push(

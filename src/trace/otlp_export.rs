@@ -120,7 +120,9 @@ pub fn to_otlp(t: &Trace) -> Value {
         ];
         o.spans.push(json!({
             "traceId": o.trace_id, "spanId": a.1, "parentSpanId": a.4, "name": format!("invoke_agent {name}"),
-            "kind": 1, "startTimeUnixNano": at(a.3).to_string(), "endTimeUnixNano": at(k).to_string(),
+            // 1 ns after the step that opened it: after the transfer's own span, so readers that
+            // order spans by time never see the receiver before the transfer.
+            "kind": 1, "startTimeUnixNano": (at(a.3) + 1).to_string(), "endTimeUnixNano": at(k).to_string(),
             "attributes": attrs, "status": {"code": 0}
         }));
     };

@@ -16,6 +16,7 @@ mod lint;
 mod providers;
 mod real_groupchat;
 mod real_model;
+mod real_traces;
 mod robustness;
 mod serve;
 mod snapshots;

@@ -3,4 +3,4 @@
 /**
  * What a user asks an import to read: a named format, or `auto` to tell it from the content.
  */
-export type TraceFormat = "auto" | "openai-agents" | "otlp" | "adk" | "group-chat" | "autogen";
+export type TraceFormat = "auto" | "openai-agents" | "otlp" | "adk" | "group-chat" | "autogen" | "langfuse";

@@ -212,6 +212,11 @@ export const CATALOG: Catalog = {
       "value": "autogen",
       "label": "AutoGen AgentChat task result or team state",
       "detail": ""
+    },
+    {
+      "value": "langfuse",
+      "label": "Langfuse trace export",
+      "detail": ""
     }
   ]
 };
