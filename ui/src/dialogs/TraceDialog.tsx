@@ -5,20 +5,13 @@ import { Activity, AlertOctagon, Loader2, Upload } from "lucide-react";
 import { useCallback, useId, useMemo, useState } from "react";
 import type { Platform } from "../platform/types";
 import { TRACE_FORMATS, type TraceFormat } from "../platform/types";
+import { TRACE_LABELS } from "../platform/catalog";
 import { useFileList } from "../hooks/queries";
 import { isTraceCandidate } from "../commands/open-file";
 import type { RunCommands } from "../commands/run";
 import { useUi } from "../store/ui";
 import { Modal } from "./Modal";
 
-const FORMAT_OPTIONS: Record<TraceFormat, string> = {
-  auto: "Detect the format",
-  "openai-agents": "OpenAI Agents SDK spans",
-  otlp: "OTLP JSON (OpenTelemetry GenAI / OpenInference)",
-  adk: "Google ADK session",
-  "group-chat": "Group chat history (AG2, Magentic-One)",
-  autogen: "AutoGen AgentChat task result or team state",
-};
 
 export function TraceDialog({ platform, run }: { platform: Platform; run: RunCommands }) {
   const close = useCallback(() => useUi.getState().openDialog(null), []);
@@ -124,7 +117,7 @@ export function TraceDialog({ platform, run }: { platform: Platform; run: RunCom
           <select id={formatId} className="select" value={format} data-testid="trace-format" onChange={(e) => setFormat(e.target.value as TraceFormat)}>
             {TRACE_FORMATS.map((f) => (
               <option key={f} value={f}>
-                {FORMAT_OPTIONS[f]}
+                {TRACE_LABELS[f]}
               </option>
             ))}
           </select>

@@ -1,15 +1,11 @@
 // Where an imported run came from: `RunSummary.source` is free-form JSON from the importer.
 import type { RunSummary } from "../bindings/RunSummary";
+import { CATALOG } from "../bindings/commands";
 
 export type RunSource = { format: string; file: string | null; notes: string[] };
 
-const FORMAT_LABELS: Record<string, string> = {
-  otlp: "OTLP (OpenTelemetry)",
-  "openai-agents": "OpenAI Agents SDK",
-  adk: "Google ADK session",
-  "group-chat": "Group chat (AG2, Magentic-One)",
-  autogen: "AutoGen AgentChat",
-};
+/** The generated catalog's label of each trace format (the Rust core's one list). */
+const FORMAT_LABELS: Record<string, string> = Object.fromEntries(CATALOG.trace_formats.map((c) => [c.value, c.label]));
 
 export const formatLabel = (f: string) => FORMAT_LABELS[f] ?? f;
 
