@@ -142,8 +142,8 @@ pub enum ImportError {
     Parse { file: String, format: String, line: usize, offset: u64, message: String, expected: String },
     #[error(
         "{file}: cannot tell which format this is ({what}); Baton reads OpenAI Agents SDK span exports, OTLP JSON, \
-         Google ADK sessions, group-chat histories (AG2, Magentic-One) and AutoGen AgentChat task results or team \
-         states — pass --from openai-agents|otlp|adk|group-chat|autogen if it is one of them"
+         Langfuse trace exports, Google ADK sessions, group-chat histories (AG2, Magentic-One) and AutoGen AgentChat \
+         task results or team states — pass --from openai-agents|otlp|langfuse|adk|group-chat|autogen if it is one of them"
     )]
     Unknown { file: String, what: String },
     #[error("{file}: line {line} (byte {offset}) is {found}, but the file began as {first}: one file, one format")]

@@ -167,7 +167,7 @@ describe("settings and open trace (browser, http adapter)", { skip: plan.skip ??
     await byId("trace-path-input").fill("ticket-reopen.yaml");
     await byId("trace-import").click();
     await sel('[data-testid="trace-error"][data-code="import.unknown_format"]').waitFor();
-    assert.match(await byId("trace-error").innerText(), /does not start with JSON: `version: 1/);
+    assert.match(await byId("trace-error").innerText(), /does not start with JSON: `# The anti-pattern/);
     assert.equal(await sel('[data-testid="app"]').getAttribute("data-mode"), "design");
     await page.keyboard.press("Escape");
     assert.deepEqual(errors, []);
