@@ -369,13 +369,14 @@ impl Api {
         Ok(self.store().await?.load_trace(run_id).await?)
     }
 
-    /// A run id from the store, or a native trace file (what `trace show` accepts).
-    pub async fn trace_of(&self, run_or_file: &str) -> Result<Trace, ApiError> {
+    /// A run id from the store, or a file of native traces (what `trace show` accepts: one
+    /// trace, or the array `trace import --format json` writes).
+    pub async fn traces_of(&self, run_or_file: &str) -> Result<Vec<Trace>, ApiError> {
         let path = std::path::PathBuf::from(run_or_file);
         if path.is_file() {
             let path = self.files.resolve(run_or_file)?;
-            return blocking(move || crate::trace::Trace::from_file(&path)).await;
+            return blocking(move || crate::trace::Trace::all_from_file(&path)).await;
         }
-        self.load_trace(run_or_file).await
+        Ok(vec![self.load_trace(run_or_file).await?])
     }
 }

@@ -60,8 +60,9 @@ pub enum TraceExport {
 /// A saved run or a trace file, printed (`trace show` and `runs show`).
 pub fn show(run: &str, format: OutFormat, db: &DbArg) -> Outcome {
     let api = db.api();
-    let trace = runtime()?.block_on(api.trace_of(run))?;
-    super::print::trace(&trace, format);
+    for trace in runtime()?.block_on(api.traces_of(run))? {
+        super::print::trace(&trace, format);
+    }
     Ok(0)
 }
 

@@ -122,6 +122,15 @@ fn foreign(author: &str, p: &Parts) -> Option<MsgRec> {
 }
 
 /// The recorded run of one ADK session.
+/// Whether a value is one ADK event (`author` plus `content`, `actions` or an `invocationId`).
+pub fn is_event(v: &Value) -> bool {
+    v.get("author").is_some_and(Value::is_string)
+        && (v.get("content").is_some()
+            || v.get("actions").is_some()
+            || v.get("invocationId").is_some()
+            || v.get("invocation_id").is_some())
+}
+
 pub fn to_run(session: &Value) -> Result<RecordedRun, super::Malformed> {
     let events = session.get("events").and_then(Value::as_array).ok_or("the session has no `events` list")?;
     let mut out: Vec<Ev> = vec![];
@@ -270,18 +279,26 @@ pub fn to_run(session: &Value) -> Result<RecordedRun, super::Malformed> {
             std::time::UNIX_EPOCH.checked_add(d).filter(|_| t < 253_402_300_799.0).unwrap_or(std::time::UNIX_EPOCH);
         humantime::format_rfc3339_micros(at).to_string()
     };
+    let mut notes: Vec<String> = vec![
+        "ADK sessions keep events, not model requests: each agent's input was rebuilt the way ADK 2.x's contents \
+         processor builds it (other agents' turns quoted in \"For context:\" user messages); an agent with \
+         include_contents='none' saw less than this"
+            .into(),
+    ];
+    if !events.iter().any(|e| e.get("author").and_then(Value::as_str) == Some("user")) {
+        notes.push(
+            "the events hold no user message (an `adk api_server` /run or /run_sse answer carries only the events the \
+             run produced): the user's input is not shown in any agent's input"
+                .into(),
+        );
+    }
     Ok(RecordedRun {
         id: text(session.get("id")),
         name: text(get(session, "app_name", "appName")),
         started_at: ts(started),
         ended_at: ts(ended),
         events: out,
-        notes: vec![
-            "ADK sessions keep events, not model requests: each agent's input was rebuilt the way ADK 2.x's contents \
-             processor builds it (other agents' turns quoted in \"For context:\" user messages); an agent with \
-             include_contents='none' saw less than this"
-                .into(),
-        ],
+        notes,
         ..Default::default()
     })
 }

@@ -189,6 +189,8 @@ pub fn detect(v: &Value) -> Option<SourceFormat> {
         Value::Object(m) if m.get("events").is_some_and(Value::is_array) => Some(SourceFormat::Adk),
         Value::Object(m) if autogen::is_task_result(m) || autogen::is_team_state(m) => Some(SourceFormat::Autogen),
         Value::Object(m) if groupchat::looks_like(m) => Some(SourceFormat::GroupChat),
+        // `adk api_server`'s `/run` answer: a bare array of events.
+        Value::Array(a) if a.first().is_some_and(adk::is_event) => Some(SourceFormat::Adk),
         Value::Array(a) => a.first().and_then(detect),
         _ => None,
     }
@@ -349,7 +351,11 @@ impl<'a> Assembler<'a> {
                 }
             }
             SourceFormat::Adk => {
-                let run = adk::to_run(&v).map_err(|m| self.parse_err(format, line, offset, &m.0))?;
+                let session = match v {
+                    Value::Array(events) => serde_json::json!({ "id": "adk-run", "events": events }),
+                    one => one,
+                };
+                let run = adk::to_run(&session).map_err(|m| self.parse_err(format, line, offset, &m.0))?;
                 self.emit(run, on_run)?;
             }
             SourceFormat::GroupChat => {
@@ -549,6 +555,12 @@ pub fn import_reader(
     {
         let head = r.fill_buf().map_err(read_err)?;
         let head = head.strip_prefix("\u{feff}".as_bytes()).unwrap_or(head);
+        let at = head.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(head.len());
+        if head[at..].starts_with(b"data:") {
+            // A server-sent event stream (`adk api_server`'s `/run_sse`): its `data:` lines are
+            // the events, read as one ADK run.
+            return import_sse(r, file, total, from, overlay, progress, on_run);
+        }
         match head.iter().find(|b| !b.is_ascii_whitespace()) {
             None | Some(b'{') | Some(b'[') => {}
             Some(_) => {
@@ -669,6 +681,56 @@ pub fn import_reader(
         });
     }
     Ok(a.summary)
+}
+
+/// An SSE stream of ADK events (`data: {...}` lines; comments and other fields skipped).
+fn import_sse(
+    mut r: impl BufRead,
+    file: &str,
+    total: u64,
+    from: Option<SourceFormat>,
+    overlay: Option<&Topology>,
+    progress: Option<Progress<'_>>,
+    on_run: &mut dyn FnMut(Trace, Topology) -> Result<(), ImportError>,
+) -> Result<ImportSummary, ImportError> {
+    let mut events = vec![];
+    let mut buf = Vec::new();
+    let (mut line, mut offset) = (0usize, 0u64);
+    loop {
+        buf.clear();
+        let n = read_record(&mut r, &mut buf, file, line + 1)?;
+        if n == 0 {
+            break;
+        }
+        line += 1;
+        let start = offset;
+        offset += n as u64;
+        let Some(data) = buf.trim_ascii().strip_prefix(b"data:") else { continue };
+        let v: Value = serde_json::from_slice(data.trim_ascii()).map_err(|e| ImportError::Parse {
+            file: file.into(),
+            format: "adk (server-sent events)".into(),
+            line,
+            offset: start,
+            message: e.to_string(),
+            expected: "`data: {...}` lines, each one ADK event as `adk api_server`'s /run_sse streams them".into(),
+        })?;
+        events.push(v);
+    }
+    if from.is_some_and(|f| f != SourceFormat::Adk) {
+        return Err(ImportError::Mixed {
+            file: file.into(),
+            line: 1,
+            offset: 0,
+            found: "an SSE stream of ADK events".into(),
+            first: from.map(SourceFormat::name).unwrap_or("?").into(),
+        });
+    }
+    let doc = serde_json::json!({ "id": "adk-run-sse", "events": events });
+    let mut bytes = serde_json::to_vec(&doc).expect("JSON serializes");
+    bytes.push(b'\n');
+    let mut summary = import_reader(&bytes[..], file, total, Some(SourceFormat::Adk), overlay, progress, on_run)?;
+    summary.bytes = offset;
+    Ok(summary)
 }
 
 /// The largest record (one JSON Lines line, or a whole single-document file) an import reads.

@@ -264,6 +264,24 @@ impl Trace {
         Ok(())
     }
 
+    /// Reads a file of native traces: one trace, or the JSON array `baton trace import
+    /// --format json` writes.
+    pub fn all_from_file(path: &std::path::Path) -> Result<Vec<Trace>, ApiError> {
+        let origin = path.display().to_string();
+        let text = crate::config::read_regular(path, 4 << 30)
+            .map_err(|e| ApiError::new(ErrorCode::TraceInvalid, format!("{origin}: cannot read the file: {e}")))?;
+        if !text.trim_start().starts_with('[') {
+            return Ok(vec![Trace::from_json(&text, &origin)?]);
+        }
+        let raw: Vec<serde_json::Value> = serde_json::from_str(&text).map_err(|e| {
+            ApiError::new(ErrorCode::TraceInvalid, format!("{origin}: not a list of Baton traces ({e})"))
+        })?;
+        raw.iter()
+            .enumerate()
+            .map(|(i, v)| Trace::from_json(&v.to_string(), &format!("{origin} (trace {i})")))
+            .collect()
+    }
+
     /// Reads a native trace file.
     pub fn from_file(path: &std::path::Path) -> Result<Trace, ApiError> {
         let origin = path.display().to_string();

@@ -313,3 +313,24 @@ fn fuzz_regressions_import_or_fail_cleanly() {
     }
     assert!(checked >= 2);
 }
+
+/// `trace show` reads what `trace import --format json` writes (an array of traces), and the
+/// run id the import prints.
+#[test]
+fn trace_show_reads_the_import_output_and_the_printed_run_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.db");
+    let db = db.to_str().unwrap();
+    let src = root().join("tests/import/fixtures/otlp_genai.json");
+    let o = baton(&["trace", "import", src.to_str().unwrap(), "--format", "json", "--db", db]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = dir.path().join("imported.json");
+    std::fs::write(&out, &o.stdout).unwrap();
+    let shown = baton(&["trace", "show", out.to_str().unwrap()]);
+    assert!(shown.status.success(), "{}", stderr(&shown));
+    assert!(stdout(&shown).contains("transfer"), "{}", stdout(&shown));
+    let text = baton(&["trace", "import", src.to_str().unwrap(), "--db", db]);
+    let id = stdout(&text).lines().find_map(|l| l.strip_prefix("imported as run ")).unwrap().to_owned();
+    let by_id = baton(&["trace", "show", &id, "--db", db]);
+    assert!(by_id.status.success(), "{}", stderr(&by_id));
+}
