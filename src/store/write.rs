@@ -170,8 +170,19 @@ impl ImportTx {
             lost: 0,
             items: 0,
         };
-        for e in trace_events(trace) {
-            w.write_one(&mut self.tx, &e).await?;
+        let events = trace_events(trace);
+        // The items go in multi-row INSERTs (most of an import's rows); the rest one by one.
+        let (items, rest): (Vec<&RunEvent>, Vec<&RunEvent>) =
+            events.iter().partition(|e| matches!(e, RunEvent::Item(_)));
+        let mut rest = rest.into_iter();
+        if let Some(first) = rest.next() {
+            w.write_one(&mut self.tx, first).await?;
+        }
+        let items: Vec<&crate::context::Item> =
+            items.into_iter().filter_map(|e| if let RunEvent::Item(i) = e { Some(i) } else { None }).collect();
+        w.write_items(&mut self.tx, &items).await?;
+        for e in rest {
+            w.write_one(&mut self.tx, e).await?;
         }
         w.write_counts(&mut self.tx).await?;
         self.runs += 1;
@@ -282,6 +293,44 @@ impl Writer {
         self.write_counts(&mut tx).await?;
         tx.commit().await?;
         self.stats.batches += 1;
+        Ok(())
+    }
+
+    /// Items (and the run's references to them, in order) in multi-row INSERTs.
+    async fn write_items(
+        &mut self,
+        tx: &mut Transaction<'static, Any>,
+        items: &[&crate::context::Item],
+    ) -> Result<(), StoreError> {
+        for chunk in items.chunks(200) {
+            let mut sql = String::from("INSERT INTO items (id, body) VALUES ");
+            for i in 0..chunk.len() {
+                if i > 0 {
+                    sql.push_str(", ");
+                }
+                sql.push_str(&format!("(${}, ${})", 2 * i + 1, 2 * i + 2));
+            }
+            sql.push_str(" ON CONFLICT (id) DO NOTHING");
+            let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+            for item in chunk {
+                q = q.bind(item.id.0.to_vec()).bind(serde_json::to_string(item).expect("items serialize"));
+            }
+            q.execute(&mut **tx).await?;
+            let mut sql = String::from("INSERT INTO run_items (run_id, item_id, ord) VALUES ");
+            for i in 0..chunk.len() {
+                if i > 0 {
+                    sql.push_str(", ");
+                }
+                sql.push_str(&format!("(${}, ${}, ${})", 3 * i + 1, 3 * i + 2, 3 * i + 3));
+            }
+            sql.push_str(" ON CONFLICT (run_id, item_id) DO NOTHING");
+            let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+            for item in chunk {
+                q = q.bind(self.run_id.clone()).bind(item.id.0.to_vec()).bind(self.items);
+                self.items += 1;
+            }
+            q.execute(&mut **tx).await?;
+        }
         Ok(())
     }
 
