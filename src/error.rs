@@ -157,6 +157,8 @@ error_codes! {
     ImportEmpty = "import.empty", BadInput;
     /// A record or a nesting is past the importer's limits.
     ImportTooLarge = "import.too_large", TooLarge;
+    /// The same source file was imported before (`--again` imports it anyway).
+    ImportDuplicate = "import.duplicate", Busy;
     /// The importer stopped unexpectedly (a bug).
     ImportFailed = "import.failed", Internal;
     /// A native trace file is not valid.

@@ -19,6 +19,10 @@ pub struct ImportArgs {
     #[serde(default)]
     #[ts(as = "Option<TraceFormat>", optional)]
     pub from: TraceFormat,
+    /// Import it even when the same file (by content) was imported before.
+    #[serde(default)]
+    #[ts(as = "Option<bool>", optional)]
+    pub again: bool,
 }
 
 /// One run an import saved.
@@ -33,7 +37,7 @@ pub type ImportProgress = Box<dyn FnMut(u64, u64) + Send>;
 impl Api {
     pub async fn import_trace(self: &Arc<Self>, a: ImportArgs) -> Result<Vec<String>, ApiError> {
         let path = self.files.resolve(&a.path)?;
-        let (ids, _) = self.import_file(path, a.from, None, None, &mut |_| {}).await?;
+        let (ids, _) = self.import_file(path, a.from, None, None, a.again, &mut |_| {}).await?;
         Ok(ids)
     }
 
@@ -45,30 +49,45 @@ impl Api {
         from: TraceFormat,
         facts: Option<Topology>,
         progress: Option<ImportProgress>,
+        again: bool,
         on_run: &mut (dyn FnMut(ImportedRun<'_>) + Send),
     ) -> Result<(Vec<String>, ImportSummary), ApiError> {
         let store = self.store().await?.clone();
-        let (tx, mut rx) = tokio::sync::mpsc::channel::<Trace>(4);
-        let file = path.display().to_string();
-        let reader = tokio::task::spawn_blocking(move || {
-            let mut progress = progress;
-            let mut report = |done: u64, total: u64| {
-                if let Some(p) = progress.as_mut() {
-                    p(done, total)
+        // The source's content hash: the same file imported twice is one import, unless asked.
+        let hash = {
+            let path = path.clone();
+            super::blocking(move || {
+                // Only a regular file is hashed (opening a FIFO would block).
+                if !std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
+                    return Ok(String::new());
                 }
-            };
-            crate::import::import_file(&path, from.format(), facts.as_ref(), Some(&mut report), &mut |trace, _| {
-                tx.blocking_send(trace).map_err(|_| ImportError::Read {
-                    file: path.display().to_string(),
-                    source: std::io::Error::other("the store writer stopped"),
-                })
+                let mut h = blake3::Hasher::new();
+                h.update_reader(std::fs::File::open(&path).map_err(|e| {
+                    ApiError::new(ErrorCode::ImportRead, format!("{}: cannot read the file: {e}", path.display()))
+                })?)
+                .map_err(|e| ApiError::new(ErrorCode::ImportRead, format!("{}: {e}", path.display())))?;
+                Ok(h.finalize().to_hex()[..32].to_string())
             })
-        });
+            .await?
+        };
+        let earlier = if again || hash.is_empty() { None } else { store.run_with_source_hash(&hash).await? };
+        if let Some(id) = earlier {
+            return Err(ApiError::new(
+                ErrorCode::ImportDuplicate,
+                format!(
+                    "{}: already imported as run {id} (the same content); `baton trace show {id}` shows it, or import again with --again",
+                    path.display()
+                ),
+            ));
+        }
         // One transaction for the whole import: all of it, or (on any error, or a kill) none.
         let mut import = store.import_tx().await?;
         let mut saved = vec![];
         let mut failure: Option<ApiError> = None;
         while let Some(mut trace) = rx.recv().await {
+            if let Some(serde_json::Value::Object(m)) = trace.source.as_mut() {
+                m.insert("hash".into(), serde_json::Value::String(hash.clone()));
+            }
             match import.add(&trace).await {
                 Ok(id) => {
                     trace.run_id = Some(id.clone());

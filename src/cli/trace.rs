@@ -34,6 +34,9 @@ pub enum Cmd {
         /// Print only the summary.
         #[arg(long)]
         quiet: bool,
+        /// Import even when the same file was imported before.
+        #[arg(long)]
+        again: bool,
         #[command(flatten)]
         db: DbArg,
     },
@@ -69,7 +72,7 @@ pub fn show(run: &str, format: OutFormat, db: &DbArg) -> Outcome {
 pub fn run(c: Cmd) -> Outcome {
     match c {
         Cmd::Show { run, format, db } => show(&run, format, &db),
-        Cmd::Import { file, from, format, facts, quiet, db } => {
+        Cmd::Import { file, from, format, facts, quiet, again, db } => {
             let facts = facts.map(|f| load(&f)).transpose()?;
             let api = db.api();
             let bar = super::print::bytes_bar(std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0), "importing");
@@ -98,7 +101,7 @@ pub fn run(c: Cmd) -> Outcome {
                 printed += 1;
             };
             let rt = runtime()?;
-            let result = rt.block_on(api.import_file(file.clone(), from, facts, Some(progress), &mut on_run));
+            let result = rt.block_on(api.import_file(file.clone(), from, facts, Some(progress), again, &mut on_run));
             if let Some(b) = &bar {
                 b.finish_and_clear();
             }

@@ -158,6 +158,8 @@ in_read_tx! {
     fact_lost_steps(run: &str, fact: &str) -> Vec<u32>;
     /// A whole run as a native trace.
     load_trace(run: &str) -> Trace;
+    /// The first run imported from a source with this content hash.
+    run_with_source_hash(hash: &str) -> Option<String>;
 }
 
 impl Reader<'_> {
@@ -376,6 +378,16 @@ impl Reader<'_> {
         .fetch_one(&mut *self.c)
         .await?;
         Ok((prev.map(|s| s as u32), next.map(|s| s as u32)))
+    }
+
+    /// The first run imported from a source with this content hash, if any.
+    pub async fn run_with_source_hash(&mut self, hash: &str) -> Result<Option<String>, StoreError> {
+        let id: Option<String> =
+            sqlx::query_scalar("SELECT id FROM runs WHERE source LIKE $1 ORDER BY started_at LIMIT 1")
+                .bind(format!("%\"hash\":\"{hash}\"%"))
+                .fetch_optional(&mut *self.c)
+                .await?;
+        Ok(id)
     }
 
     /// A run's summary, topology, step and transfer briefs (no items).

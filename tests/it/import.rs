@@ -329,7 +329,12 @@ fn trace_show_reads_the_import_output_and_the_printed_run_id() {
     let shown = baton(&["trace", "show", out.to_str().unwrap()]);
     assert!(shown.status.success(), "{}", stderr(&shown));
     assert!(stdout(&shown).contains("transfer"), "{}", stdout(&shown));
-    let text = baton(&["trace", "import", src.to_str().unwrap(), "--db", db]);
+    // The same file again: refused, naming the run it gave (exit 4, busy/conflict).
+    let twice = baton(&["trace", "import", src.to_str().unwrap(), "--db", db]);
+    assert_eq!(twice.status.code(), Some(4), "{}", stderr(&twice));
+    assert!(stderr(&twice).contains("already imported as run"), "{}", stderr(&twice));
+    let text = baton(&["trace", "import", src.to_str().unwrap(), "--again", "--db", db]);
+    assert!(text.status.success(), "{}", stderr(&text));
     let id = stdout(&text).lines().find_map(|l| l.strip_prefix("imported as run ")).unwrap().to_owned();
     let by_id = baton(&["trace", "show", &id, "--db", db]);
     assert!(by_id.status.success(), "{}", stderr(&by_id));

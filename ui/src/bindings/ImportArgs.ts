@@ -5,4 +5,8 @@ export type ImportArgs = { path: string,
 /**
  * The file's format; `auto` (the default) tells it from the content.
  */
-from?: TraceFormat, };
+from?: TraceFormat, 
+/**
+ * Import it even when the same file (by content) was imported before.
+ */
+again?: boolean, };

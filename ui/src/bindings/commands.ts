@@ -263,6 +263,7 @@ export const ERROR_CATEGORIES: Record<ErrorCode, Category> = {
   "import.mixed": "bad_input",
   "import.empty": "bad_input",
   "import.too_large": "too_large",
+  "import.duplicate": "busy",
   "import.failed": "internal",
   "trace.invalid": "bad_input",
   "model.config": "bad_input",
