@@ -80,6 +80,22 @@ impl Api {
                 ),
             ));
         }
+        let (tx, mut rx) = tokio::sync::mpsc::channel::<Trace>(4);
+        let file = path.display().to_string();
+        let reader = tokio::task::spawn_blocking(move || {
+            let mut progress = progress;
+            let mut report = |done: u64, total: u64| {
+                if let Some(p) = progress.as_mut() {
+                    p(done, total)
+                }
+            };
+            crate::import::import_file(&path, from.format(), facts.as_ref(), Some(&mut report), &mut |trace, _| {
+                tx.blocking_send(trace).map_err(|_| ImportError::Read {
+                    file: path.display().to_string(),
+                    source: std::io::Error::other("the store writer stopped"),
+                })
+            })
+        });
         // One transaction for the whole import: all of it, or (on any error, or a kill) none.
         let mut import = store.import_tx().await?;
         let mut saved = vec![];
