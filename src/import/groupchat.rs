@@ -284,7 +284,11 @@ fn ag2(msgs: &[Message], v: &Value) -> RecordedRun {
 fn traceback_error(text: &str) -> Option<(bool, String)> {
     let at = text.rfind("Traceback (most recent call last):")?;
     let tb = &text[at..];
-    let error = tb.lines().skip(1).find(|l| !l.is_empty() && !l.starts_with(char::is_whitespace))?;
+    let error = tb
+        .lines()
+        .enumerate()
+        .find(|(i, l)| *i > 0 && !l.is_empty() && !l.starts_with(char::is_whitespace))
+        .map(|(_, l)| l)?;
     let frame = "autogen_magentic_one/agents/";
     let in_orchestrator = tb
         .rfind(frame)
