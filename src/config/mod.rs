@@ -203,10 +203,33 @@ fn parse_json(text: &str, origin: &str) -> Result<Topology, ConfigError> {
     Ok(t)
 }
 
+/// Where `key` appears the second time as a mapping key at or after `from` (1-based line, column).
+fn repeated_key(text: &str, key: &str, from: usize) -> Option<(usize, usize)> {
+    let mut seen: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+    for (i, l) in text.lines().enumerate().skip_while(|(i, _)| i + 1 < from) {
+        let body = l.trim_start().trim_start_matches("- ");
+        let indent = l.len() - body.len();
+        if body.strip_prefix(key).is_some_and(|r| r.trim_start().starts_with(':')) {
+            let n = seen.entry(indent).or_default();
+            *n += 1;
+            if *n == 2 {
+                return Some((i + 1, indent + 1));
+            }
+        }
+    }
+    None
+}
+
 fn parse_yaml(text: &str, origin: &str) -> Result<Topology, ConfigError> {
     // A first pass finds syntax errors (no field involved); the typed pass then names fields.
     if let Err(e) = serde_norway::from_str::<serde_norway::Value>(text) {
-        let (line, column) = e.location().map(|l| (l.line(), l.column())).unwrap_or((0, 0));
+        let (mut line, mut column) = e.location().map(|l| (l.line(), l.column())).unwrap_or((0, 0));
+        // The parser places a duplicate key at the start of its mapping; point at the repeat.
+        let message = e.to_string();
+        let key = message.split("duplicate entry with key \"").nth(1).and_then(|r| r.split('"').next());
+        if let Some((l, c)) = key.and_then(|k| repeated_key(text, k, line)) {
+            (line, column) = (l, c);
+        }
         return Err(ConfigError::Parse {
             path: origin.into(),
             line,

@@ -306,3 +306,13 @@ fn a_long_run_writes_a_linear_trace_that_reads_back_whole() {
     assert_eq!(back.steps, trace.steps);
     assert_eq!(back.transfers, trace.transfers);
 }
+
+#[test]
+fn a_duplicate_yaml_key_is_reported_where_it_repeats() {
+    let text = "version: 1\nname: t\nentry: a\nagents:\n  - {id: a, name: A}\nname: again\n";
+    let e = baton::config::parse(text, baton::config::Format::Yaml, "dup.yaml").unwrap_err();
+    assert!(
+        e.to_string().starts_with("dup.yaml:6:1:") && e.to_string().contains("duplicate entry with key \"name\""),
+        "{e}"
+    );
+}
