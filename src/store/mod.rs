@@ -48,6 +48,8 @@ pub enum StoreError {
     Damaged(String),
     #[error("the store failed: {0}{hint}", hint = db_hint(.0))]
     Db(#[from] sqlx::Error),
+    #[error("the store at {url} failed: {source}{hint}", hint = db_hint(source))]
+    DbAt { url: String, source: sqlx::Error },
 }
 
 impl crate::error::Coded for StoreError {
@@ -63,7 +65,7 @@ impl crate::error::Coded for StoreError {
             StoreError::NoStep { .. } => C::StoreNoStep,
             StoreError::RunActive(_) => C::StoreRunActive,
             StoreError::Damaged(_) => C::StoreDamaged,
-            StoreError::Db(_) => C::StoreDb,
+            StoreError::Db(_) | StoreError::DbAt { .. } => C::StoreDb,
         }
     }
 }
@@ -164,7 +166,7 @@ impl Store {
             sqlx::migrate::MigrateError::Execute(e) => classify(url, e),
             other => StoreError::Open { url: url.into(), detail: other.to_string() },
         })?;
-        store.mark_interrupted().await?;
+        store.mark_interrupted().await.map_err(|e| store.locate(e))?;
         Ok(store)
     }
 
@@ -174,6 +176,14 @@ impl Store {
 
     pub fn url(&self) -> &str {
         &self.url
+    }
+
+    /// The same error, naming this store (what a user needs to find the file or server).
+    pub(crate) fn locate(&self, e: StoreError) -> StoreError {
+        match e {
+            StoreError::Db(source) => StoreError::DbAt { url: self.url.clone(), source },
+            other => other,
+        }
     }
 
     pub(crate) fn pool(&self) -> &AnyPool {

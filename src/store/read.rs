@@ -126,10 +126,13 @@ macro_rules! in_read_tx {
             $(
                 $(#[doc = $doc])*
                 pub async fn $name(&self, $($arg: $ty),*) -> Result<$out, StoreError> {
-                    let mut tx = self.pool().begin().await?;
-                    let r = Reader { c: &mut tx }.$name($($arg),*).await?;
-                    tx.commit().await?;
-                    Ok(r)
+                    let read = async {
+                        let mut tx = self.pool().begin().await?;
+                        let r = Reader { c: &mut tx }.$name($($arg),*).await?;
+                        tx.commit().await?;
+                        Ok::<_, StoreError>(r)
+                    };
+                    read.await.map_err(|e| self.locate(e))
                 }
             )*
         }

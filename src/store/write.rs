@@ -145,6 +145,11 @@ pub struct ImportTx {
 impl ImportTx {
     /// Adds a finished trace as a run; returns its id.
     pub async fn add(&mut self, trace: &Trace) -> Result<String, StoreError> {
+        let store = self.store.clone();
+        self.add_inner(trace).await.map_err(|e| store.locate(e))
+    }
+
+    async fn add_inner(&mut self, trace: &Trace) -> Result<String, StoreError> {
         let topology = trace.definition.clone().unwrap_or_else(|| Topology::new(&trace.topology));
         let run_id = trace.run_id.clone().unwrap_or_else(new_run_id);
         let body = serde_json::to_string(&topology).expect("topologies serialize");
@@ -191,7 +196,8 @@ impl ImportTx {
 
     /// Makes every added run visible at once.
     pub async fn commit(self) -> Result<usize, StoreError> {
-        self.tx.commit().await?;
+        let store = self.store.clone();
+        self.tx.commit().await.map_err(|e| store.locate(e.into()))?;
         Ok(self.runs)
     }
 }
@@ -218,6 +224,10 @@ impl Store {
     /// Deletes a run, and the items no other run references. A run still being written by a
     /// live process is refused (its writer would fail and its output be lost).
     pub async fn delete_run(&self, run: &str) -> Result<(), StoreError> {
+        self.delete_run_inner(run).await.map_err(|e| self.locate(e))
+    }
+
+    async fn delete_run_inner(&self, run: &str) -> Result<(), StoreError> {
         let mut tx = self.write_tx().await?;
         let row: Option<(String, Option<i64>, Option<String>)> =
             sqlx::query_as("SELECT status, pid, host FROM runs WHERE id = $1")
@@ -279,7 +289,7 @@ impl Writer {
                 Err(StoreError::Db(e)) if super::is_busy(&e) => {
                     return Err(StoreError::Locked { url: self.store.url().to_owned() });
                 }
-                other => return other,
+                other => return other.map_err(|e| self.store.locate(e)),
             }
         }
     }

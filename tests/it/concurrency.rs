@@ -167,3 +167,15 @@ fn a_run_being_written_cannot_be_deleted() {
     assert_eq!(runs_of(&db)[0]["outcome"]["status"], "completed");
     assert!(baton().args(["runs", "delete", &id, "--db", &db]).output().unwrap().status.success());
 }
+
+/// A store that fails after it was opened says which store (the URL) and what to do.
+#[test]
+fn a_store_error_after_opening_names_the_store() {
+    let db = common::pg_database();
+    assert!(baton().args(["runs", "list", "--db", &db]).output().unwrap().status.success());
+    let drop = Command::new("psql").args([db.as_str(), "-qc", "DROP TABLE fact_checks; DROP TABLE transfers; DROP TABLE steps; DROP TABLE snapshots; DROP TABLE run_items; DROP TABLE runs"]).output().unwrap();
+    assert!(drop.status.success(), "{}", stderr(&drop));
+    let o = baton().args(["runs", "list", "--db", &db]).output().unwrap();
+    assert_eq!(o.status.code(), Some(5), "internal: {}", stderr(&o));
+    assert!(stderr(&o).contains(&format!("the store at {db} failed")), "{}", stderr(&o));
+}
