@@ -749,3 +749,38 @@ fn an_oversized_stream_event_ends_the_call_with_a_reason() {
         assert!(t0.elapsed() < Duration::from_secs(5), "took {:?}", t0.elapsed());
     });
 }
+
+/// A stream that only ever sends keep-alives ends at the per-call deadline, saying so.
+#[test]
+fn a_stream_of_keep_alives_times_out_at_the_call_deadline() {
+    let runtime = rt();
+    let s = runtime.block_on(MockServer::start());
+    s.push(Reply::sse(&[("", chunk(json!({"role": "assistant", "content": "Thinking"})))]).keep_alive());
+    let dir = tempfile::tempdir().unwrap();
+    let topo = dir.path().join("t.yaml");
+    std::fs::write(
+        &topo,
+        format!(
+            "version: 1\nname: slow\nentry: a\nagents:\n  - {{id: a, name: A, model: {{provider: openai-compatible, name: m, stream: true, base_url: '{}/v1'}}}}\nscenarios: [{{name: s, input: hi}}]\n",
+            s.base
+        ),
+    )
+    .unwrap();
+    let t0 = std::time::Instant::now();
+    let t = topo.clone();
+    let o = runtime.block_on(async move {
+        tokio::task::spawn_blocking(move || {
+            std::process::Command::new(env!("CARGO_BIN_EXE_baton"))
+                .args(["run", t.to_str().unwrap(), "--live"])
+                .envs([("BATON_HTTP_DEADLINE_MS", "700"), ("BATON_NO_KEYRING", "1"), ("BATON_HTTP_MAX_RETRIES", "0")])
+                .output()
+                .unwrap()
+        })
+        .await
+        .unwrap()
+    });
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "a failed run: {text}{}", stderr(&o));
+    assert!(text.contains("timed out"), "{text}");
+    assert!(t0.elapsed() < Duration::from_secs(20), "took {:?}", t0.elapsed());
+}

@@ -21,6 +21,8 @@ pub struct Reply {
     pub delay: Duration,
     /// Send only this many bytes of the body, then drop the connection.
     pub cut_after: Option<usize>,
+    /// After the body, keep the stream open and send an SSE keep-alive comment every 50 ms.
+    pub keep_alive: bool,
 }
 
 impl Reply {
@@ -32,10 +34,19 @@ impl Reply {
             sse: false,
             delay: Duration::ZERO,
             cut_after: None,
+            keep_alive: false,
         }
     }
     pub fn status(status: u16, body: &str) -> Reply {
-        Reply { status, headers: vec![], body: body.into(), sse: false, delay: Duration::ZERO, cut_after: None }
+        Reply {
+            status,
+            headers: vec![],
+            body: body.into(),
+            sse: false,
+            delay: Duration::ZERO,
+            cut_after: None,
+            keep_alive: false,
+        }
     }
     /// An SSE body from (event name, data) pairs; an empty name sends data only.
     pub fn sse(events: &[(&str, String)]) -> Reply {
@@ -46,7 +57,15 @@ impl Reply {
             }
             body.push_str(&format!("data: {data}\n\n"));
         }
-        Reply { status: 200, headers: vec![], body, sse: true, delay: Duration::ZERO, cut_after: None }
+        Reply {
+            status: 200,
+            headers: vec![],
+            body,
+            sse: true,
+            delay: Duration::ZERO,
+            cut_after: None,
+            keep_alive: false,
+        }
     }
     pub fn header(mut self, k: &str, v: &str) -> Reply {
         self.headers.push((k.into(), v.into()));
@@ -56,6 +75,12 @@ impl Reply {
         self.delay = d;
         self
     }
+    /// Never ends: keep-alive comments after the body, as a stuck server sends them.
+    pub fn keep_alive(mut self) -> Reply {
+        self.keep_alive = true;
+        self
+    }
+
     pub fn cut(mut self, n: usize) -> Reply {
         self.cut_after = Some(n);
         self
@@ -104,6 +129,19 @@ async fn handle(State(inner): State<Arc<Mutex<Inner>>>, req: Request<Body>) -> R
     b = b.header("content-type", if r.sse { "text/event-stream" } else { "application/json" });
     for (k, v) in &r.headers {
         b = b.header(k, v);
+    }
+    if r.keep_alive {
+        let head = axum::body::Bytes::from(r.body.clone());
+        let stream = futures::stream::unfold(Some(head), |first| async move {
+            match first {
+                Some(h) => Some((Ok::<_, std::io::Error>(h), None)),
+                None => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    Some((Ok(axum::body::Bytes::from_static(b": keep-alive\n\n")), None))
+                }
+            }
+        });
+        return b.body(Body::from_stream(stream)).unwrap();
     }
     match r.cut_after {
         None => b.body(Body::from(r.body)).unwrap(),
