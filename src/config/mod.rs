@@ -286,7 +286,20 @@ pub fn to_string(t: &Topology, format: Format) -> Result<String, ConfigError> {
 /// Writes a topology atomically: a temporary file beside the target, then a rename, so a crash
 /// never leaves a half-written file.
 pub fn save(t: &Topology, path: &Path) -> Result<(), ConfigError> {
-    let text = to_string(t, Format::from_path(path))?;
+    let format = Format::from_path(path);
+    let mut text = to_string(t, format)?;
+    if format == Format::Yaml {
+        // The comment block at the top of a YAML file (what the file is, its story) is kept;
+        // comments inside the document are not (the YAML is written anew).
+        let header: String = std::fs::read_to_string(path)
+            .unwrap_or_default()
+            .lines()
+            .take_while(|l| l.trim_start().starts_with('#') || l.trim().is_empty())
+            .filter(|l| l.trim_start().starts_with('#'))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        text.insert_str(0, &header);
+    }
     write_atomic(path, text.as_bytes())
 }
 

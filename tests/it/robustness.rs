@@ -316,3 +316,19 @@ fn a_duplicate_yaml_key_is_reported_where_it_repeats() {
         "{e}"
     );
 }
+
+#[test]
+fn saving_a_yaml_file_keeps_its_header_comments() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("ticket-reopen.yaml");
+    std::fs::copy(common::example("ticket-reopen.yaml"), &f).unwrap();
+    let before = std::fs::read_to_string(&f).unwrap();
+    let header: Vec<&str> = before.lines().take_while(|l| l.starts_with('#')).collect();
+    assert!(!header.is_empty(), "the example starts with comments");
+    let mut t = baton::config::load(&f).unwrap();
+    t.description = "changed".into();
+    baton::config::save(&t, &f).unwrap();
+    let after = std::fs::read_to_string(&f).unwrap();
+    assert_eq!(after.lines().take(header.len()).collect::<Vec<_>>(), header);
+    assert_eq!(baton::config::load(&f).unwrap().description, "changed");
+}
