@@ -103,6 +103,10 @@ pub struct FactArgs {
     pub fact: String,
 }
 
+/// Past this many runs held by a session, the finished ones are let go (their events are in
+/// the store).
+const MAX_ACTIVE_RUNS_KEPT: usize = 64;
+
 /// Everything a run needs, whichever host starts it.
 pub struct RunRequest {
     pub topology: Topology,
@@ -257,7 +261,15 @@ impl Api {
         let mut prepared = self.prepare_run(req).await?;
         let run_id = prepared.run_id().expect("saved runs have an id").to_owned();
         let live = Arc::new(LiveRun::new(&run_id, cancel, prepared.gate()));
-        self.runs.lock().expect("runs lock").insert(run_id.clone(), live.clone());
+        {
+            // A long session (the app, `baton serve`) keeps the events of its recent runs for
+            // late readers, not of every run it ever started.
+            let mut runs = self.runs.lock().expect("runs lock");
+            if runs.len() >= MAX_ACTIVE_RUNS_KEPT {
+                runs.retain(|_, r| !r.finished());
+            }
+            runs.insert(run_id.clone(), live.clone());
+        }
         let mut tr = Translator::new(&run_id);
         // The Finished event goes out after the store has everything, so a UI that reacts to
         // it by reading the store finds the whole run.

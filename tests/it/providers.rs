@@ -574,7 +574,7 @@ fn mixed_providers_live_and_keys_never_leak() {
     let exported = baton(&["trace", "export", &id, "--to", "json", "--db", db.to_str().unwrap()]);
     let listed = baton(&["runs", "list", "--format", "json", "--db", db.to_str().unwrap()]);
     let py = baton(&["export", topo.to_str().unwrap(), "--to", "openai-agents-py"]);
-    let mut haystacks: Vec<(String, Vec<u8>)> = vec![
+    let haystacks: Vec<(String, Vec<u8>)> = vec![
         ("stdout".into(), o.stdout.clone()),
         ("stderr".into(), o.stderr.clone()),
         ("trace file".into(), std::fs::read(&out).unwrap()),
@@ -583,18 +583,9 @@ fn mixed_providers_live_and_keys_never_leak() {
         ("python export".into(), py.stdout),
         ("topology".into(), std::fs::read(&topo).unwrap()),
     ];
-    for entry in std::fs::read_dir(dir.path()).unwrap() {
-        let p = entry.unwrap().path();
-        if p.file_name().unwrap().to_string_lossy().starts_with("store.db") {
-            haystacks.push((p.display().to_string(), std::fs::read(&p).unwrap()));
-        }
-    }
+    let haystacks = with_store_files(dir.path(), haystacks);
     assert!(haystacks.iter().any(|(_, h)| h.windows(7).any(|w| w == b"request")), "bodies are recorded somewhere");
-    for (name, hay) in &haystacks {
-        for k in canary {
-            assert!(!hay.windows(k.len()).any(|w| w == k.as_bytes()), "{k} leaked into {name}");
-        }
-    }
+    assert_no_key(&haystacks, &canary);
 }
 
 #[test]
@@ -713,7 +704,7 @@ fn keys_follow_no_redirect_to_another_host_and_echoes_are_redacted() {
     assert!(text2.contains("is not valid") && text2.contains("[redacted]"), "{text2}");
     let id = text2.lines().last().unwrap().strip_prefix("run id: ").unwrap().to_owned();
     let exported = baton(&["trace", "export", &id, "--to", "otlp", "--db", db.to_str().unwrap()]);
-    let mut haystacks: Vec<(String, Vec<u8>)> = vec![
+    let haystacks: Vec<(String, Vec<u8>)> = vec![
         ("stdout 1".into(), o.stdout.clone()),
         ("stderr 1".into(), o.stderr.clone()),
         ("stdout 2".into(), o2.stdout.clone()),
@@ -721,13 +712,23 @@ fn keys_follow_no_redirect_to_another_host_and_echoes_are_redacted() {
         ("trace file".into(), std::fs::read(&out).unwrap()),
         ("otlp export".into(), exported.stdout),
     ];
-    for entry in std::fs::read_dir(dir.path()).unwrap() {
+    assert_no_key(&with_store_files(dir.path(), haystacks), &canary);
+}
+
+/// The outputs to search, plus the store's files (`store.db`, its WAL and shared memory).
+fn with_store_files(dir: &std::path::Path, mut haystacks: Vec<(String, Vec<u8>)>) -> Vec<(String, Vec<u8>)> {
+    for entry in std::fs::read_dir(dir).unwrap() {
         let p = entry.unwrap().path();
         if p.file_name().unwrap().to_string_lossy().starts_with("store.db") {
             haystacks.push((p.display().to_string(), std::fs::read(&p).unwrap()));
         }
     }
-    for (name, hay) in &haystacks {
+    haystacks
+}
+
+/// No canary key appears anywhere in the haystacks.
+fn assert_no_key(haystacks: &[(String, Vec<u8>)], canary: &[&str]) {
+    for (name, hay) in haystacks {
         for k in canary {
             assert!(!hay.windows(k.len()).any(|w| w == k.as_bytes()), "{k} leaked into {name}");
         }
