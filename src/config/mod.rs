@@ -1,6 +1,7 @@
 //! Reading and writing topology files (YAML and JSON, one model), with errors that say where
 //! the problem is and how to fix it, and writes that never leave a half-written file.
 
+mod comments;
 mod schema;
 
 pub use schema::topology_schema;
@@ -289,18 +290,21 @@ pub fn save(t: &Topology, path: &Path) -> Result<(), ConfigError> {
     let format = Format::from_path(path);
     let mut text = to_string(t, format)?;
     if format == Format::Yaml {
-        // The comment block at the top of a YAML file (what the file is, its story) is kept;
-        // comments inside the document are not (the YAML is written anew).
-        let header: String = std::fs::read_to_string(path)
-            .unwrap_or_default()
-            .lines()
-            .take_while(|l| l.trim_start().starts_with('#') || l.trim().is_empty())
-            .filter(|l| l.trim_start().starts_with('#'))
-            .map(|l| format!("{l}\n"))
-            .collect();
-        text.insert_str(0, &header);
+        // A YAML file's comments are kept: each goes back above (or beside) the key it described.
+        if let Ok(old) = std::fs::read_to_string(path) {
+            text = comments::carry(&old, &text).unwrap_or_else(|| header_comments(&old) + &text);
+        }
     }
     write_atomic(path, text.as_bytes())
+}
+
+/// The comment block at the top of a file: what is kept when the old file cannot be read as YAML.
+fn header_comments(old: &str) -> String {
+    old.lines()
+        .take_while(|l| l.trim_start().starts_with('#') || l.trim().is_empty())
+        .filter(|l| l.trim_start().starts_with('#'))
+        .map(|l| format!("{l}\n"))
+        .collect()
 }
 
 /// 0666 less the process's umask, as `open(2)` would give a new file.

@@ -332,3 +332,86 @@ fn saving_a_yaml_file_keeps_its_header_comments() {
     assert_eq!(after.lines().take(header.len()).collect::<Vec<_>>(), header);
     assert_eq!(baton::config::load(&f).unwrap().description, "changed");
 }
+
+/// A file as a person writes it: comments above agents, beside keys, between edges, a `#` inside
+/// instructions (text, not a comment), flow mappings. Whatever the designer changes, each comment
+/// stays with the key or agent it was written for, and one whose agent is deleted goes with it.
+#[test]
+fn saving_a_yaml_file_keeps_its_comments_beside_what_they_describe() {
+    let text = "\
+# Support desk, hand-written.
+version: 1
+name: desk
+entry: triage
+agents:
+  # Triage only routes; it never answers.
+  - id: triage
+    name: Triage
+    instructions: |
+      Route the ticket.
+      # this line is part of the instructions
+    model: { provider: mock, name: m }  # cheap on purpose
+  # Billing was split out in March.
+  - id: billing
+    name: Billing
+    model: { provider: mock, name: m }
+
+  # Legacy: to be removed.
+  - id: legacy
+    name: Legacy
+    model: { provider: mock, name: m }
+edges:
+  # The only way into billing.
+  - { id: to-billing, kind: handoff, from: triage, to: billing }
+guards:
+  max_turns: 6 # three round trips
+# The end.
+";
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("desk.yaml");
+    std::fs::write(&f, text).unwrap();
+    let mut t = baton::config::load(&f).unwrap();
+    // What the designer does: add an agent first, rename one, delete one, change a value.
+    let mut added = t.agents[1].clone();
+    added.id = "intake".into();
+    added.name = "Intake".into();
+    t.agents.insert(0, added);
+    t.agents.retain(|a| a.id != "legacy");
+    t.agents.iter_mut().find(|a| a.id == "billing").unwrap().name = "Billing desk".into();
+    t.guards.max_turns = 8;
+    baton::config::save(&t, &f).unwrap();
+
+    let after = std::fs::read_to_string(&f).unwrap();
+    assert_eq!(baton::config::load(&f).unwrap(), t, "the saved file is the new topology:\n{after}");
+    let lines: Vec<&str> = after.lines().collect();
+    let at = |s: &str| lines.iter().position(|l| l.trim() == s).unwrap_or_else(|| panic!("no line {s:?} in:\n{after}"));
+    assert_eq!(lines[0], "# Support desk, hand-written.");
+    assert_eq!(at("# Triage only routes; it never answers.") + 1, at("- id: triage"));
+    assert_eq!(at("# Billing was split out in March.") + 1, at("- id: billing"));
+    assert!(lines[at("- id: billing") + 1].contains("Billing desk"));
+    assert_eq!(at("# The only way into billing.") + 1, at("- id: to-billing"));
+    at("max_turns: 8  # three round trips");
+    assert_eq!(*lines.last().unwrap(), "# The end.");
+    assert!(lines[at("- id: triage")..].iter().any(|l| l.trim() == "# this line is part of the instructions"));
+    let triage_model = lines[at("- id: triage")..].iter().find(|l| l.trim_start().starts_with("model:")).unwrap();
+    assert!(triage_model.ends_with("  # cheap on purpose"), "{after}");
+    assert!(!after.contains("Legacy"), "the deleted agent's comment went with it:\n{after}");
+    // The new agent gets no comment of another's.
+    assert!(!lines[at("- id: intake").saturating_sub(1)].trim_start().starts_with('#'), "{after}");
+}
+
+/// Edges written without ids get ids when saved; their comments stay with them by position.
+#[test]
+fn comments_on_edges_without_ids_survive_their_first_save() {
+    let text = "version: 1\nname: t\nentry: a\nagents:\n  - {id: a, name: A}\n  - {id: b, name: B}\nedges:\n  # a hands to b when it is done\n  - {kind: handoff, from: a, to: b}\n";
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("t.yaml");
+    std::fs::write(&f, text).unwrap();
+    let t = baton::config::load(&f).unwrap();
+    baton::config::save(&t, &f).unwrap();
+    let after = std::fs::read_to_string(&f).unwrap();
+    let lines: Vec<&str> = after.lines().map(str::trim).collect();
+    let c = lines.iter().position(|l| *l == "# a hands to b when it is done").unwrap_or_else(|| panic!("{after}"));
+    assert!(lines[c + 1].starts_with("- id: "), "{after}");
+    assert_eq!(baton::config::load(&f).unwrap(), t);
+}
