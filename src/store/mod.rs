@@ -82,6 +82,7 @@ pub struct Store {
     pool: AnyPool,
     backend: Backend,
     url: String,
+    read_only: bool,
 }
 
 /// The default store: `$BATON_DB`, else `~/.local/share/baton/baton.db` (XDG data dir).
@@ -109,7 +110,65 @@ impl Store {
     /// Opens (creating when missing) the store at `url`: a path or `sqlite://PATH` for SQLite,
     /// `postgres://…` for PostgreSQL. Applies migrations; marks runs whose process died as
     /// interrupted. A newer, locked or corrupt store is refused without changing it.
+    ///
+    /// A SQLite store that cannot be written (its folder or file is read-only, its disk mounted
+    /// read-only) is opened for reading: runs can be listed, shown and exported; a write fails
+    /// saying the store is read-only.
     pub async fn open(url: &str) -> Result<Store, StoreError> {
+        match Self::open_writable(url).await {
+            Err(e) if cannot_write(&e) => match sqlite_file(url) {
+                Some(path) if path.is_file() => Self::open_read_only(url, &path).await.map_err(|_| e),
+                _ => Err(e),
+            },
+            other => other,
+        }
+    }
+
+    /// Opens an existing, current SQLite store without writing to it: first read-only, then (when
+    /// SQLite cannot even create the shared-memory file a WAL reader needs) as immutable.
+    async fn open_read_only(url: &str, path: &std::path::Path) -> Result<Store, StoreError> {
+        let mut last = None;
+        for mode in ["mode=ro", "immutable=true"] {
+            let conn_url = format!("sqlite://{}?{mode}", path.display());
+            let attempt = async {
+                let mut probe = AnyConnection::connect(&conn_url).await.map_err(|e| classify(url, e))?;
+                probe.execute(BUSY_TIMEOUT).await.map_err(|e| classify(url, e))?;
+                check_schema(&mut probe, Backend::Sqlite, url).await?;
+                let applied: Option<i64> = sqlx::query_scalar("SELECT MAX(version) FROM _sqlx_migrations")
+                    .fetch_one(&mut probe)
+                    .await
+                    .map_err(|e| classify(url, e))?;
+                let known = SQLITE_MIGRATIONS.iter().map(|m| m.version).max().unwrap_or(0);
+                if applied != Some(known) {
+                    return Err(StoreError::Open {
+                        url: url.into(),
+                        detail: "it is read-only and was written by an older Baton; open it once where it can be written so it is upgraded".into(),
+                    });
+                }
+                let _ = probe.close().await;
+                let pool = AnyPoolOptions::new()
+                    .acquire_timeout(std::time::Duration::from_secs(10))
+                    .max_connections(4)
+                    .after_connect(|conn, _| Box::pin(async move { conn.execute(BUSY_TIMEOUT).await.map(|_| ()) }))
+                    .connect(&conn_url)
+                    .await
+                    .map_err(|e| classify(url, e))?;
+                Ok(Store { pool, backend: Backend::Sqlite, url: url.to_owned(), read_only: true })
+            };
+            match attempt.await {
+                Ok(store) => return Ok(store),
+                Err(e) => last = Some(e),
+            }
+        }
+        Err(last.expect("two attempts"))
+    }
+
+    /// Whether the store was opened for reading only (see [`Store::open`]).
+    pub fn read_only(&self) -> bool {
+        self.read_only
+    }
+
+    async fn open_writable(url: &str) -> Result<Store, StoreError> {
         install_default_drivers();
         let (backend, conn_url) = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             (Backend::Postgres, url.to_owned())
@@ -156,7 +215,7 @@ impl Store {
             .connect(&conn_url)
             .await
             .map_err(|e| classify(url, e))?;
-        let store = Store { pool, backend, url: url.to_owned() };
+        let store = Store { pool, backend, url: url.to_owned(), read_only: false };
         if sqlite {
             // Switching to WAL writes the header: only after the checks above passed.
             sqlx::query("PRAGMA journal_mode = WAL").execute(&store.pool).await.map_err(|e| classify(url, e))?;
@@ -267,6 +326,22 @@ async fn check_schema(conn: &mut AnyConnection, backend: Backend, url: &str) -> 
         Some(f) if f > known => Err(StoreError::NewerSchema { url: url.into(), found: f, known }),
         _ => Ok(()),
     }
+}
+
+/// The file of a SQLite store URL (a path or `sqlite://PATH`); `None` for other stores.
+fn sqlite_file(url: &str) -> Option<PathBuf> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        return None;
+    }
+    url.strip_prefix("sqlite://").or(Some(url)).filter(|p| !p.contains("://")).map(PathBuf::from)
+}
+
+/// Whether opening failed because the store's file or folder cannot be written.
+fn cannot_write(e: &StoreError) -> bool {
+    let d = e.to_string().to_lowercase();
+    ["permission denied", "read-only file system", "readonly", "read-only", "unable to open"]
+        .iter()
+        .any(|m| d.contains(m))
 }
 
 /// An exclusive lock on `<store>.lock` beside a SQLite store, held while it is opened.

@@ -243,3 +243,65 @@ fn the_cli_saves_lists_shows_exports_and_deletes_runs() {
     assert_eq!(missing.status.code(), Some(3));
     assert!(stderr(&missing).contains("no run with id"));
 }
+
+/// A store in a folder the user cannot write (a shared, read-only copy; a read-only mount) is
+/// still readable: runs list, show and export; a save is refused saying why, and nothing in the
+/// folder changes. Root can write anywhere, so as root the check runs as `nobody` (setpriv).
+#[test]
+fn a_store_in_a_read_only_folder_can_still_be_read() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let store_dir = dir.path().join("shared");
+    std::fs::create_dir(&store_dir).unwrap();
+    let db = store_dir.join("baton.db");
+    let db_s = db.to_str().unwrap();
+    let saved =
+        common::baton(&["run", common::example("ticket-reopen.yaml").to_str().unwrap(), "--save", "--db", db_s]);
+    assert!(saved.status.success(), "{}", common::stderr(&saved));
+    let id = common::stdout(&saved).lines().find_map(|l| l.strip_prefix("run id: ")).unwrap().trim().to_owned();
+    // As a clean shutdown leaves it: everything checkpointed into the file, no -wal or -shm
+    // (a WAL reader would need to create the shared-memory file, which the folder forbids).
+    rt().block_on(async {
+        use sqlx::Connection;
+        let mut c = sqlx::SqliteConnection::connect(&format!("sqlite://{db_s}")).await.unwrap();
+        sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)").execute(&mut c).await.unwrap();
+        c.close().await.unwrap();
+    });
+    for side in ["baton.db-wal", "baton.db-shm", "baton.db.lock"] {
+        let _ = std::fs::remove_file(store_dir.join(side));
+    }
+    std::fs::set_permissions(&store_dir, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let listing = || std::fs::read_dir(&store_dir).unwrap().map(|e| e.unwrap().file_name()).collect::<Vec<_>>();
+    let before = (listing(), file_hash(&db));
+    let as_user = |args: &[&str]| {
+        let mut c = if is_root() {
+            let mut c = std::process::Command::new("setpriv");
+            c.args(["--reuid=65534", "--regid=65534", "--clear-groups", env!("CARGO_BIN_EXE_baton")]);
+            c
+        } else {
+            std::process::Command::new(env!("CARGO_BIN_EXE_baton"))
+        };
+        c.args(args).env("HOME", dir.path()).output().unwrap()
+    };
+    let list = as_user(&["runs", "list", "--db", db_s]);
+    assert!(list.status.success(), "{}", common::stderr(&list));
+    assert!(common::stdout(&list).contains(&id), "{}", common::stdout(&list));
+    let show = as_user(&["runs", "show", &id, "--db", db_s]);
+    assert!(show.status.success() && common::stdout(&show).contains("Verification"), "{}", common::stderr(&show));
+    let save = as_user(&["run", common::example("ticket-reopen.yaml").to_str().unwrap(), "--save", "--db", db_s]);
+    assert!(!save.status.success());
+    assert!(common::stderr(&save).contains("read-only"), "{}", common::stderr(&save));
+    assert_eq!((listing(), file_hash(&db)), before, "nothing in the folder changed");
+    std::fs::set_permissions(&store_dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// Whether this process runs as root (uid 0), read from /proc.
+fn is_root() -> bool {
+    std::fs::read_to_string("/proc/self/status")
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("Uid:"))
+        .and_then(|v| v.split_whitespace().next().map(|u| u == "0"))
+        .unwrap()
+}
