@@ -269,6 +269,17 @@ fn text_attr(a: &Attrs, k: &str) -> Option<String> {
 
 fn kind_of(sp: &Span) -> Kind {
     let a = &sp.attrs;
+    // BeeAI traces every emitter event as its own span (`agent.react.start-4`,
+    // `backend.openai.chat.success-16`): an agent's lifecycle events are steps of that agent, a
+    // model call is its `start` event (its `success`/`finish` repeat it), a tool call its
+    // `success` or `error` event (which holds both arguments and result).
+    if let Some(event) = emitter_event(&sp.name).filter(|_| a.contains_key("openinference.span.kind")) {
+        return match (a.get("openinference.span.kind").and_then(Value::as_str), event) {
+            (Some("LLM"), "start") => Kind::Model,
+            (Some("TOOL"), "success" | "error") => Kind::Tool,
+            _ => Kind::Other,
+        };
+    }
     match a.get("gen_ai.operation.name").and_then(Value::as_str) {
         Some("invoke_agent") | Some("create_agent") => return Kind::Agent,
         Some("chat") | Some("text_completion") | Some("generate_content") => return Kind::Model,
@@ -309,6 +320,18 @@ fn kind_of(sp: &Span) -> Kind {
         return Kind::Agent;
     }
     Kind::Other
+}
+
+/// `backend.openai.chat.success-16` → `success`: a span named after an emitter's event path and
+/// the event's sequence number (BeeAI's instrumentation), not after an agent, call or tool.
+fn emitter_event(name: &str) -> Option<&str> {
+    let (path, n) = name.rsplit_once('-')?;
+    if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let segments: Vec<&str> = path.split('.').collect();
+    let word = |s: &&str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+    (segments.len() >= 3 && segments.iter().all(word)).then(|| *segments.last().expect("three segments"))
 }
 
 /// `agent_run [hello_agent]` → `hello_agent`: frameworks that put the agent's name only in

@@ -144,24 +144,14 @@ fn check_dir(dir: &str) -> (usize, Vec<String>) {
     (all.len(), failures)
 }
 
-/// The files whose import disagrees today, each with the reason, kept in the test so that a
-/// fix shows up (the list must shrink, never silently grow) and the note can name them.
-const KNOWN_GAPS: &[&str] = &[
-    // BeeAI: its OpenInference AGENT spans (`agent.react.start-4`, `agent.react.update-11`…) are
-    // the steps of one ReAct agent, and its `backend.*.success-16` / `finish-16` events repeat
-    // call 16; Baton still reads each step as an agent (and 5 calls for 3).
-    "beeai-2025-08-01",
-];
-
 fn assert_dir(dir: &str) {
     let (n, failures) = check_dir(dir);
     assert!(n > 0, "no expectations under tests/import/real/{dir}");
-    let unexpected: Vec<&String> = failures.iter().filter(|f| !KNOWN_GAPS.iter().any(|k| f.contains(k))).collect();
     assert!(
-        unexpected.is_empty(),
+        failures.is_empty(),
         "{} of {n} files disagree with their expectation:\n{}",
-        unexpected.len(),
-        unexpected.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n")
+        failures.len(),
+        failures.join("\n")
     );
 }
 
