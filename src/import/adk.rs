@@ -141,6 +141,7 @@ pub fn to_run(session: &Value) -> Result<RecordedRun, super::Malformed> {
     let mut pending: Option<(String, String)> = None; // (from, target)
     let mut started = 0f64;
     let mut ended = 0f64;
+    let mut agent_tools: Vec<String> = vec![];
     for (i, ev) in events.iter().enumerate() {
         let author =
             ev.get("author").and_then(Value::as_str).ok_or_else(|| format!("event {i} has no author"))?.to_owned();
@@ -244,6 +245,22 @@ pub fn to_run(session: &Value) -> Result<RecordedRun, super::Malformed> {
                 .find(|c| c.id == *id)
                 .map(|c| c.arguments.clone())
                 .unwrap_or_else(|| "{}".into());
+            // An agent used as a tool (ADK's `AgentTool`): it runs in a nested runner whose only
+            // input is the `request` argument, as one user message, and its last text comes back
+            // as `{"result": …}`. Its own events stay in that runner, not in this session.
+            if let Some(request) = agent_tool_request(&args, resp) {
+                out.push(Ev::Transfer {
+                    kind: EdgeKind::Delegation,
+                    from: author.clone(),
+                    to: name.clone(),
+                    policy: None,
+                });
+                out.push(Ev::Context { agent: name.clone(), messages: vec![MsgRec::text(Role::User, request)] });
+                out.push(Ev::Return { from: name.clone(), to: author.clone() });
+                if !agent_tools.contains(name) {
+                    agent_tools.push(name.clone());
+                }
+            }
             out.push(Ev::Tool {
                 agent: author.clone(),
                 name: name.clone(),
@@ -285,6 +302,13 @@ pub fn to_run(session: &Value) -> Result<RecordedRun, super::Malformed> {
          include_contents='none' saw less than this"
             .into(),
     ];
+    if !agent_tools.is_empty() {
+        notes.push(format!(
+            "{} ran as an agent tool (ADK's AgentTool: a `request` argument, a `{{\"result\": …}}` answer): a delegation \
+             whose input is the request; its own model calls ran in a nested runner and are not in the session",
+            agent_tools.join(", ")
+        ));
+    }
     if !events.iter().any(|e| e.get("author").and_then(Value::as_str) == Some("user")) {
         notes.push(
             "the events hold no user message (an `adk api_server` /run or /run_sse answer carries only the events the \
@@ -301,6 +325,16 @@ pub fn to_run(session: &Value) -> Result<RecordedRun, super::Malformed> {
         notes,
         ..Default::default()
     })
+}
+
+/// The request of an ADK `AgentTool` call: arguments `{"request": text}` answered by
+/// `{"result": …}` (the shape its declaration and ADK's function-response wrapping give).
+fn agent_tool_request(arguments: &str, response: &str) -> Option<String> {
+    let args: Value = serde_json::from_str(arguments).ok()?;
+    let resp: Value = serde_json::from_str(response).ok()?;
+    let (args, resp) = (args.as_object()?, resp.as_object()?);
+    let only = |o: &serde_json::Map<String, Value>, k: &str| o.len() == 1 && o.contains_key(k);
+    (only(args, "request") && only(resp, "result")).then(|| args["request"].as_str().map(str::to_owned)).flatten()
 }
 
 fn usage(ev: &Value) -> Option<crate::providers::Usage> {

@@ -552,6 +552,20 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
             }
         }
     }
+    // Agents a transfer names: `transfer_to_agent {agent_name}` tool spans, `transfer_to_<name>`.
+    let transfer_targets: std::collections::HashSet<String> = spans
+        .iter()
+        .filter(|s| kind_of(s) == Kind::Tool)
+        .filter_map(|s| {
+            let name = text_attr(&s.attrs, "gen_ai.tool.name").or_else(|| text_attr(&s.attrs, "tool.name"))?;
+            if let Some(t) = name.strip_prefix("transfer_to_").filter(|t| *t != "agent" && *t != "other_agent") {
+                return Some(t.to_owned());
+            }
+            let args =
+                json_attr(&s.attrs, "gen_ai.tool.call.arguments").or_else(|| json_attr(&s.attrs, "input.value"))?;
+            args.get("agent_name").and_then(Value::as_str).map(str::to_owned)
+        })
+        .collect();
     let provider = spans
         .iter()
         .find_map(|s| text_attr(&s.attrs, "gen_ai.provider.name").or_else(|| text_attr(&s.attrs, "gen_ai.system")));
@@ -599,8 +613,10 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
         match kind_of(sp) {
             Kind::Agent => {
                 let Some(name) = agent_name(sp) else { continue };
-                // A workflow span that only contains agents is not an agent itself.
-                if containers.contains(sp.id.as_str()) {
+                // A span that only contains agents is a wrapper (`Agent workflow`, a run), not an
+                // agent, unless a transfer named it: then it is a workflow agent (ADK's
+                // SequentialAgent) that takes the turn and passes it to the agents inside.
+                if containers.contains(sp.id.as_str()) && !transfer_targets.contains(&name) {
                     continue;
                 }
                 let mut up = parent(sp);

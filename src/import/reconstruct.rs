@@ -27,6 +27,10 @@ struct Builder<'f> {
     transfers: Vec<Transfer>,
     /// Transfers waiting for the receiver's first recorded input: (transfer index, receiver).
     pending: Vec<(usize, String)>,
+    /// Transfers to an agent that passed the turn on before any model call of its own (an ADK
+    /// workflow agent starting its sub-agent): (transfer index, the agent it passed to). What
+    /// that agent received is what it passed on.
+    relays: Vec<(usize, String)>,
     agents: Vec<String>,
     models: HashMap<String, String>,
     edges: Vec<(EdgeKind, String, String)>,
@@ -278,9 +282,20 @@ impl Builder<'_> {
         if !self.edges.iter().any(|(k, f, t)| *k == kind && f == from && t == to) {
             self.edges.push((kind, from.to_owned(), to.to_owned()));
         }
-        let mut sender = self.own_items(from);
-        sender.extend(self.ctx.get(from).cloned().unwrap_or_else(|| self.input.clone()));
         let idx = self.transfers.len();
+        let mut sender = self.own_items(from);
+        if let Some(pos) = self.pending.iter().position(|(_, t)| t == from) {
+            // The sender never called its model since it was handed the turn: it holds what it
+            // was handed, and passes it on.
+            let (relayed, _) = self.pending.remove(pos);
+            sender.extend(self.transfers[relayed].sender.clone());
+            self.relays.push((relayed, to.to_owned()));
+        } else {
+            sender.extend(self.ctx.get(from).cloned().unwrap_or_else(|| self.input.clone()));
+        }
+        for (_, target) in self.relays.iter_mut().filter(|(_, t)| t == from) {
+            *target = to.to_owned();
+        }
         self.transfers.push(Transfer {
             step: self.steps.len() as u32,
             kind,
@@ -341,6 +356,11 @@ impl Builder<'_> {
             .collect();
         let step = t.step as usize;
         self.steps[step].context = receiver;
+        // Transfers relayed to this receiver got the same input.
+        while let Some(pos) = self.relays.iter().position(|(r, t)| *t == to && *r != idx) {
+            let (relayed, _) = self.relays.remove(pos);
+            self.finish_transfer(relayed, input.clone());
+        }
     }
 
     fn model(
@@ -541,6 +561,7 @@ pub fn reconstruct(run: &RecordedRun, format: &str, file: &str, overlay: Option<
         steps: vec![],
         transfers: vec![],
         pending: vec![],
+        relays: vec![],
         agents: vec![],
         models: HashMap::new(),
         edges: vec![],
@@ -617,7 +638,12 @@ pub fn reconstruct(run: &RecordedRun, format: &str, file: &str, overlay: Option<
             }
         }
     }
-    let unresolved: Vec<String> = b.pending.iter().map(|(i, to)| format!("{} → {to}", b.transfers[*i].from)).collect();
+    let unresolved: Vec<String> = b
+        .pending
+        .iter()
+        .chain(b.relays.iter())
+        .map(|(i, _)| format!("{} → {}", b.transfers[*i].from, b.transfers[*i].to))
+        .collect();
     if !unresolved.is_empty() {
         b.notes.push(format!(
             "the source recorded no message content for the receiver of {}: those transfers show the sender's side only",

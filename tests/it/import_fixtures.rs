@@ -122,9 +122,16 @@ fn check(name: &str, mode: Truth) {
         assert_eq!(t.outcome.final_output.as_deref(), e["final_output"].as_str(), "{name}: final output");
     }
     let notes = t.source.as_ref().unwrap()["notes"].to_string();
-    for (i, x) in e["transfers"].as_array().unwrap().iter().enumerate() {
+    let transfers = e["transfers"].as_array().unwrap();
+    for (i, x) in transfers.iter().enumerate() {
         let view = &x["file_view"];
-        let truth = (mode != Truth::FileView).then(|| &x["receiver_first_call"]["messages"]);
+        // A receiver with no model call of its own (an ADK workflow agent) passes the turn on at
+        // once: what it received is what the agent it passes to received.
+        let first_call = match transfers.get(i + 1) {
+            Some(next) if x["receiver_first_call"].is_null() && next["from"] == x["to"] => &next["receiver_first_call"],
+            _ => &x["receiver_first_call"],
+        };
+        let truth = (mode != Truth::FileView).then(|| &first_call["messages"]);
         let messages = match (view["available"].as_bool(), view["matches_ground_truth"].as_bool(), truth) {
             (_, _, Some(m)) => m,
             (Some(true), Some(true), _) => &view["messages"],
@@ -201,6 +208,14 @@ fn adk_sessions_rebuild_what_adk_sent_the_model() {
     for f in ["adk_session.json", "adk_session.camel.json", "adk_session_none.json"] {
         check(f, Truth::Exact);
     }
+}
+
+/// An ADK workflow (a SequentialAgent reached by `transfer_to_agent`) and an `AgentTool`
+/// delegation, from the session file and from ADK's own telemetry.
+#[test]
+fn adk_workflows_and_agent_tools_are_read_as_transfers() {
+    check("adk_workflow.session.json", Truth::Exact);
+    check("otlp_adk_workflow.json", Truth::Exact);
 }
 
 #[test]
