@@ -118,7 +118,27 @@ fn foreign(author: &str, p: &Parts) -> Option<MsgRec> {
         let r: Value = serde_json::from_str(resp).unwrap_or(Value::String(resp.clone()));
         lines.push(format!("[{author}] `{name}` tool returned result:\n{BEGIN}\n{}\n{END}", py_repr(&r)));
     }
-    (lines.len() > 1).then(|| MsgRec { role: Role::User, text: lines.join("\n"), ..Default::default() })
+    // What was quoted, as the quoted agent's own messages hold it (see `to_run`).
+    let mut quotes = vec![];
+    if !p.texts.is_empty() || !p.calls.is_empty() {
+        quotes.push(MsgRec {
+            role: Role::Assistant,
+            text: p.texts.join(""),
+            calls: p.calls.clone(),
+            author: Some(author.to_owned()),
+            ..Default::default()
+        });
+    }
+    for (id, _, resp) in &p.responses {
+        quotes.push(MsgRec {
+            role: Role::Tool,
+            text: resp.clone(),
+            call_id: Some(id.clone()),
+            author: Some(author.to_owned()),
+            ..Default::default()
+        });
+    }
+    (lines.len() > 1).then(|| MsgRec { role: Role::User, text: lines.join("\n"), quotes, ..Default::default() })
 }
 
 /// The recorded run of one ADK session.
@@ -210,7 +230,7 @@ pub fn to_run(session: &Value) -> Result<RecordedRun, super::Malformed> {
                             calls: q.calls.clone(),
                             call_id: None,
                             author: None,
-                            reasoning: vec![],
+                            ..Default::default()
                         });
                     }
                     for (id, _, resp) in &q.responses {

@@ -155,7 +155,7 @@ pub fn genai_messages(v: &Value) -> Vec<MsgRec> {
                     calls: vec![],
                     call_id: p.get("id").and_then(Value::as_str).map(str::to_owned),
                     author: None,
-                    reasoning: vec![],
+                    ..Default::default()
                 }),
                 _ => {}
             }

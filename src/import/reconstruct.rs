@@ -112,11 +112,14 @@ impl Builder<'_> {
             }
             Role::User => {
                 let who = m.author.clone().unwrap_or_else(|| "user".into());
+                // A quote made from other messages is linked to them as it is built.
+                let derived_from: Vec<ItemId> =
+                    m.quotes.iter().flat_map(|q| self.items_of(q, q.author.as_deref().unwrap_or(creator))).collect();
                 out.push(self.intern((
                     ItemKind::UserMessage,
                     &who,
                     turn,
-                    NewItem { text: m.text.clone(), ..Default::default() },
+                    NewItem { text: m.text.clone(), derived_from, ..Default::default() },
                 )));
             }
             Role::Assistant => {

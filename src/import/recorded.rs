@@ -35,6 +35,9 @@ pub struct MsgRec {
     pub author: Option<String>,
     /// Reasoning the model recorded beside its answer.
     pub reasoning: Vec<String>,
+    /// The messages this one quotes, when the framework rewrote them into it (ADK's "For
+    /// context:" user message quotes another agent's turn): its items derive from theirs.
+    pub quotes: Vec<MsgRec>,
 }
 
 impl MsgRec {

@@ -258,3 +258,55 @@ fn adk_api_server_responses_rebuild_what_adk_sent_the_model() {
     check("adk_api_run.json", Truth::Subset);
     check("adk_api_run_sse.txt", Truth::Subset);
 }
+
+/// ADK quotes another agent's turn in a "For context:" user message, tool results written the
+/// way Python prints them (`{'result': None}`, per `contents.py`). The quote is tied to what it
+/// quotes when it is built, so a `{"result": null}` answer is carried (transformed) into the
+/// receiver's context, not reported dropped plus a new, unrelated message.
+#[test]
+fn an_adk_quote_is_linked_to_what_it_quotes() {
+    let session = serde_json::json!({
+        "id": "s1", "appName": "shop", "userId": "u", "state": {}, "lastUpdateTime": 3.0,
+        "events": [
+            {"invocationId": "i1", "author": "user", "timestamp": 1.0,
+             "content": {"role": "user", "parts": [{"text": "Where is order 7?"}]}},
+            {"invocationId": "i1", "author": "lookup", "timestamp": 1.1,
+             "content": {"role": "model", "parts": [{"functionCall": {"id": "c1", "name": "find_order", "args": {"order": 7}}}]}},
+            {"invocationId": "i1", "author": "lookup", "timestamp": 1.2,
+             "content": {"role": "user", "parts": [{"functionResponse": {"id": "c1", "name": "find_order", "response": {"result": null}}}]}},
+            {"invocationId": "i1", "author": "lookup", "timestamp": 1.3,
+             "content": {"role": "model", "parts": [{"functionCall": {"id": "c2", "name": "transfer_to_agent", "args": {"agent_name": "support"}}}]}},
+            {"invocationId": "i1", "author": "lookup", "timestamp": 1.4, "actions": {"transferToAgent": "support"},
+             "content": {"role": "user", "parts": [{"functionResponse": {"id": "c2", "name": "transfer_to_agent", "response": {"result": null}}}]}},
+            {"invocationId": "i1", "author": "support", "timestamp": 2.0,
+             "content": {"role": "model", "parts": [{"text": "I could not find order 7; I have opened a ticket."}]}}
+        ]
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("shop.session.json");
+    std::fs::write(&f, session.to_string()).unwrap();
+    let mut runs = vec![];
+    import_file(&f, None, None, None, &mut |t, _| {
+        runs.push(t);
+        Ok(())
+    })
+    .unwrap();
+    let t = &runs[0];
+    let x = t.transfers.iter().find(|x| x.to == "support").expect("a handoff to support");
+    let result = *x
+        .sender
+        .iter()
+        .find(|id| {
+            let i = t.item(**id).unwrap();
+            i.kind == ItemKind::ToolResult && i.call_id.as_deref() == Some("c1")
+        })
+        .expect("lookup holds the find_order result");
+    assert!(!x.dropped.contains(&result), "the null result is not dropped");
+    let quote = x.transformed.iter().map(|id| t.item(*id).unwrap()).find(|i| i.derived_from.contains(&result));
+    let quote = quote.expect("a receiver item is made from the null result");
+    assert!(
+        quote.text.contains("`find_order` tool returned result:") && quote.text.contains("{'result': None}"),
+        "{}",
+        quote.text
+    );
+}
