@@ -255,7 +255,14 @@ pub fn to_run(session: &Value) -> Result<RecordedRun, super::Malformed> {
                 author: None,
                 ..Default::default()
             }];
-            out.push(Ev::Model { agent: author.clone(), input: Some(input), output, usage: usage(ev), model: None });
+            out.push(Ev::Model {
+                agent: author.clone(),
+                input: Some(input),
+                output,
+                usage: usage(ev),
+                model: None,
+                held: Default::default(),
+            });
         }
         for (id, name, resp) in &p.responses {
             let args = said

@@ -316,6 +316,7 @@ pub fn to_run(v: &Value) -> Result<RecordedRun, String> {
                     MsgRec { role: Role::Assistant, text: text_of(content), reasoning, ..Default::default() }
                 };
                 events.push(Ev::Model {
+                    held: Default::default(),
                     agent: source.clone(),
                     input: Some(input),
                     output: vec![out],

@@ -225,6 +225,7 @@ fn ag2(msgs: &[Message], v: &Value) -> RecordedRun {
         }
         input.extend(view(&shared, &who));
         events.push(Ev::Model {
+            held: Default::default(),
             agent: who.clone(),
             input: Some(input),
             output: reply(&m.text),
@@ -368,6 +369,7 @@ fn magentic_one(msgs: &[Message]) -> RecordedRun {
                 close_pending(&mut pending, &mut events, &shared, &mut unanswered);
             }
             events.push(Ev::Model {
+                held: Default::default(),
                 agent: manager.clone(),
                 input: Some(own.clone()),
                 output: reply(&m.text),
@@ -422,6 +424,7 @@ fn magentic_one(msgs: &[Message]) -> RecordedRun {
             open = Some(who.clone());
         }
         events.push(Ev::Model {
+            held: Default::default(),
             agent: who.clone(),
             input: Some(view(&shared, &who)),
             output: reply(&m.text),

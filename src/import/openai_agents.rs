@@ -111,7 +111,14 @@ pub fn to_run(t: &SdkTrace) -> RecordedRun {
                 timed.push((
                     start,
                     order,
-                    Ev::Model { agent: agent_name, input, output, usage: usage_of(d.get("usage")), model },
+                    Ev::Model {
+                        agent: agent_name,
+                        input,
+                        output,
+                        usage: usage_of(d.get("usage")),
+                        model,
+                        held: Default::default(),
+                    },
                 ));
             }
             "response" => {
@@ -126,7 +133,14 @@ pub fn to_run(t: &SdkTrace) -> RecordedRun {
                 timed.push((
                     start,
                     order,
-                    Ev::Model { agent: agent_name, input, output, usage: usage_of(d.get("usage")), model },
+                    Ev::Model {
+                        agent: agent_name,
+                        input,
+                        output,
+                        usage: usage_of(d.get("usage")),
+                        model,
+                        held: Default::default(),
+                    },
                 ));
             }
             "function" => {

@@ -322,6 +322,26 @@ fn kind_of(sp: &Span) -> Kind {
     Kind::Other
 }
 
+/// The provider-side conversation a model span belongs to. A call continues an earlier one when
+/// it names that call's response (`gen_ai.conversation.id` set to a response id, as Microsoft Agent
+/// Framework records it; `previous_response_id` in OpenInference's invocation parameters) or an
+/// OpenAI server-side conversation (`conv_…`). A session id in `gen_ai.conversation.id` is not one.
+fn held_conversation(a: &Attrs, earlier: &std::collections::HashSet<String>) -> super::recorded::Held {
+    let params = json_attr(a, "llm.invocation_parameters");
+    let from_params = params.as_ref().and_then(|p| {
+        p.get("previous_response_id")
+            .or_else(|| p.get("conversation"))
+            .and_then(|v| v.as_str().or_else(|| v.get("id").and_then(Value::as_str)))
+            .map(str::to_owned)
+    });
+    let from_conversation = text_attr(a, "gen_ai.conversation.id")
+        .filter(|c| earlier.contains(c) || c.starts_with("resp_") || c.starts_with("conv_"));
+    super::recorded::Held {
+        response_id: text_attr(a, "gen_ai.response.id"),
+        continues: from_params.or(from_conversation),
+    }
+}
+
 /// `backend.openai.chat.success-16` → `success`: a span named after an emitter's event path and
 /// the event's sequence number (BeeAI's instrumentation), not after an agent, call or tool.
 fn emitter_event(name: &str) -> Option<&str> {
@@ -460,6 +480,12 @@ fn model_messages(a: &Attrs, input: bool) -> Option<Vec<MsgRec>> {
     msgs
 }
 
+/// A list of GenAI-convention messages (`{role, parts: [{type, content}]}`), as Langfuse keeps
+/// the input and output of GenAI spans.
+fn is_genai_list(v: &Value) -> bool {
+    v.as_array().and_then(|a| a.first()).is_some_and(|m| m.get("parts").is_some_and(Value::is_array))
+}
+
 /// Messages of conventions that are neither GenAI nor OpenInference: the Vercel AI SDK
 /// (`ai.prompt.messages`, `ai.response.text`, `ai.response.toolCalls`) and Langfuse
 /// (`langfuse.observation.input` / `output`: chat messages, Responses items or a whole
@@ -471,6 +497,9 @@ fn other_convention_messages(a: &Attrs, input: bool) -> Option<Vec<MsgRec>> {
         }
         let v = json_attr(a, "langfuse.observation.input")?;
         let v = v.get("messages").cloned().unwrap_or(v);
+        if is_genai_list(&v) {
+            return Some(genai_messages(&v));
+        }
         return Some(super::messages::openai_messages(&v));
     }
     if a.contains_key("ai.response.text") || a.contains_key("ai.response.toolCalls") {
@@ -492,6 +521,9 @@ fn other_convention_messages(a: &Attrs, input: bool) -> Option<Vec<MsgRec>> {
         return Some(vec![m]);
     }
     let v = json_attr(a, "langfuse.observation.output")?;
+    if is_genai_list(&v) {
+        return Some(genai_messages(&v));
+    }
     let items = if let Some(out) = v.get("output").filter(|o| o.is_array()) {
         out.clone()
     } else if let Some(msg) = v.pointer("/choices/0/message") {
@@ -535,6 +567,8 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
     // The policy a Baton export names on a transfer's tool span, for the transfer that follows.
     let mut pending_policy: Option<String> = None;
     let mut models = 0;
+    // The response ids of the model calls so far (a later call may continue one).
+    let mut response_ids: std::collections::HashSet<String> = std::collections::HashSet::new();
     // Agent spans with another agent span below them (no tool between): workflow containers.
     let mut containers: std::collections::HashSet<&str> = std::collections::HashSet::new();
     for other in spans.iter().filter(|s| kind_of(s) == Kind::Agent) {
@@ -723,7 +757,11 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
                 if owner.is_none() {
                     owner = Some(agent.clone());
                 }
-                events.push(Ev::Model { agent, input, output, usage, model });
+                let held = held_conversation(&sp.attrs, &response_ids);
+                if let Some(id) = &held.response_id {
+                    response_ids.insert(id.clone());
+                }
+                events.push(Ev::Model { agent, input, output, usage, model, held });
             }
             Kind::Tool => {
                 let agent = acting.or_else(|| owner.clone()).unwrap_or_else(|| "agent".into());

@@ -3,7 +3,7 @@
 //! transformed copies (summaries, ADK's "For context:" rewriting), so every transfer gets the
 //! diff a native run would: carried, transformed, dropped, added.
 
-use super::recorded::{Ev, MsgRec, RecordedRun, Role};
+use super::recorded::{Ev, Held, MsgRec, RecordedRun, Role};
 use crate::context::{Item, ItemId, ItemKind, ItemStore, NewItem, diff_transfer, fact_status, normalize};
 use crate::providers::Usage;
 use crate::topology::{
@@ -31,6 +31,9 @@ struct Builder<'f> {
     /// workflow agent starting its sub-agent): (transfer index, the agent it passed to). What
     /// that agent received is what it passed on.
     relays: Vec<(usize, String)>,
+    /// Each recorded response's context and output, by the id the provider gave it.
+    responses: HashMap<String, Vec<ItemId>>,
+    noted_held: bool,
     agents: Vec<String>,
     models: HashMap<String, String>,
     edges: Vec<(EdgeKind, String, String)>,
@@ -373,6 +376,7 @@ impl Builder<'_> {
         output: &[MsgRec],
         usage: Option<Usage>,
         model: Option<&String>,
+        held: &Held,
     ) {
         self.see_agent(agent);
         if let Some(m) = model {
@@ -382,26 +386,68 @@ impl Builder<'_> {
         let own = self.own_items(agent);
         let input_items: Option<Vec<ItemId>> = input.map(|msgs| {
             let mut v = vec![];
+            let mut system = vec![];
             for m in msgs {
                 if m.role == Role::System {
-                    let ids = self.items_of(m, agent);
-                    let entry = self.own.entry(agent.to_owned()).or_default();
-                    for id in ids {
-                        if !entry.contains(&id) {
-                            entry.insert(0, id);
-                        }
-                    }
+                    system.extend(self.items_of(m, agent));
                 } else {
                     v.extend(self.items_of(m, agent));
                 }
             }
+            // The instructions are the system messages this call received: a prompt that changed
+            // (a template filled from state, a dynamic prompt) replaces the one before, so no step
+            // shows instructions its model never saw. A call recorded without any keeps the last.
+            if !system.is_empty() {
+                let entry = self.own.entry(agent.to_owned()).or_default();
+                let store = &self.store;
+                entry.retain(|id| store.get(*id).kind != ItemKind::Instructions);
+                for (at, id) in system.into_iter().enumerate() {
+                    entry.insert(at, id);
+                }
+            }
             v
         });
+        // An input that continues a conversation the provider keeps holds only the new items:
+        // the model saw the earlier ones too (the response it continues, with that call's own
+        // context). When that response is not in the source, what came before is unknown.
+        let mut unknown_before = false;
+        let input_items = match (input_items, &held.continues) {
+            (Some(items), Some(prev)) => match self.responses.get(prev) {
+                Some(before) => Some(before.iter().chain(items.iter()).copied().collect()),
+                None => {
+                    unknown_before = true;
+                    let note = format!(
+                        "some model calls continue a conversation the provider keeps (such as {prev}) that is not in \
+                         this source: their context shows only the new items, and nothing is counted as dropped"
+                    );
+                    if !self.notes.iter().any(|n| n.starts_with("some model calls continue a conversation")) {
+                        self.notes.push(note);
+                    }
+                    Some(items)
+                }
+            },
+            (items, _) => items,
+        };
+        if held.continues.is_some() && !unknown_before && !self.noted_held {
+            self.noted_held = true;
+            self.notes.push(
+                "model calls that continue a conversation the provider keeps (previous_response_id, a server-side \
+                 conversation) recorded only their new items: their context is the earlier response's context and \
+                 output plus those items"
+                    .into(),
+            );
+        }
         // The first recorded input after a transfer is what the receiver got.
         if let Some(pos) = self.pending.iter().position(|(_, to)| to == agent) {
             let (idx, _) = self.pending.remove(pos);
             match &input_items {
-                Some(items) => self.finish_transfer(idx, items.clone()),
+                Some(items) => {
+                    self.finish_transfer(idx, items.clone());
+                    if unknown_before {
+                        // The provider held what the receiver saw before these items.
+                        self.transfers[idx].dropped.clear();
+                    }
+                }
                 None => self.notes.push(format!(
                     "{agent}'s model input after the transfer was not recorded: the diff shows no receiver side"
                 )),
@@ -436,6 +482,9 @@ impl Builder<'_> {
         }
         let mut ctx = history;
         ctx.extend(out_ids);
+        if let Some(id) = &held.response_id {
+            self.responses.insert(id.clone(), ctx.clone());
+        }
         self.ctx.insert(agent.to_owned(), ctx);
     }
 
@@ -565,6 +614,8 @@ pub fn reconstruct(run: &RecordedRun, format: &str, file: &str, overlay: Option<
         transfers: vec![],
         pending: vec![],
         relays: vec![],
+        responses: HashMap::new(),
+        noted_held: false,
         agents: vec![],
         models: HashMap::new(),
         edges: vec![],
@@ -595,11 +646,11 @@ pub fn reconstruct(run: &RecordedRun, format: &str, file: &str, overlay: Option<
                     b.input.extend(ids);
                 }
             }
-            Ev::Model { agent, input, output, usage, model } => {
+            Ev::Model { agent, input, output, usage, model, held } => {
                 if b.owner.is_empty() {
                     b.owner = agent.clone();
                 }
-                b.model(agent, input.as_ref(), output, *usage, model.as_ref());
+                b.model(agent, input.as_ref(), output, *usage, model.as_ref(), held);
             }
             Ev::Tool { agent, name, call_id, arguments, output } => {
                 if b.owner.is_empty() {

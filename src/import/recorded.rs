@@ -46,6 +46,16 @@ impl MsgRec {
     }
 }
 
+/// A conversation the provider keeps (OpenAI Responses' `previous_response_id`, a server-side
+/// conversation): the call's recorded input then holds only the new items.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Held {
+    /// The id the provider gave this call's response.
+    pub response_id: Option<String>,
+    /// The earlier response (or conversation) this call continues.
+    pub continues: Option<String>,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Ev {
     /// The user's input to the run.
@@ -57,6 +67,8 @@ pub enum Ev {
         output: Vec<MsgRec>,
         usage: Option<Usage>,
         model: Option<String>,
+        /// The provider-side conversation this call belongs to, when the source says.
+        held: Held,
     },
     /// A tool the agent ran (its call may also be in the model output).
     Tool { agent: String, name: String, call_id: Option<String>, arguments: String, output: Option<String> },

@@ -339,3 +339,151 @@ fn trace_show_reads_the_import_output_and_the_printed_run_id() {
     let by_id = baton(&["trace", "show", &id, "--db", db]);
     assert!(by_id.status.success(), "{}", stderr(&by_id));
 }
+
+/// One GenAI span as OTLP/JSON writes it (string attributes).
+fn genai_span(id: &str, parent: &str, name: &str, t: u64, attrs: &[(&str, String)]) -> serde_json::Value {
+    serde_json::json!({
+        "traceId": "0af7651916cd43dd8448eb211c80319c", "spanId": id, "parentSpanId": parent, "name": name,
+        "startTimeUnixNano": (t * 1_000_000).to_string(), "endTimeUnixNano": ((t + 5) * 1_000_000).to_string(),
+        "attributes": attrs.iter().map(|(k, v)| serde_json::json!({"key": k, "value": {"stringValue": v}})).collect::<Vec<_>>()
+    })
+}
+
+/// A handoff where the receiver's model call continues the sender's response on the provider
+/// (OpenAI Responses `previous_response_id`, written as `gen_ai.conversation.id`): its recorded
+/// input holds only the handoff's result. What the provider kept is the receiver's context, so
+/// nothing is dropped; and a continued response that is not in the file is never read as a loss.
+#[test]
+fn a_handoff_into_a_provider_held_conversation_drops_nothing() {
+    let msgs = |v: serde_json::Value| v.to_string();
+    let file = |continues: &str| {
+        let spans = vec![
+            genai_span(
+                "a000000000000001",
+                "",
+                "invoke_agent triage",
+                0,
+                &[("gen_ai.operation.name", "invoke_agent".into()), ("gen_ai.agent.name", "triage".into())],
+            ),
+            genai_span(
+                "a000000000000002",
+                "a000000000000001",
+                "chat gpt-4o",
+                1,
+                &[
+                    ("gen_ai.operation.name", "chat".into()),
+                    ("gen_ai.response.id", "resp_1".into()),
+                    (
+                        "gen_ai.input.messages",
+                        msgs(serde_json::json!([
+                    {"role": "user", "parts": [{"type": "text", "content": "Refund order 9, it arrived broken."}]}])),
+                    ),
+                    (
+                        "gen_ai.output.messages",
+                        msgs(serde_json::json!([
+                    {"role": "assistant", "parts": [{"type": "tool_call", "id": "call_1", "name": "transfer_to_refunds", "arguments": {}}]}])),
+                    ),
+                ],
+            ),
+            genai_span(
+                "a000000000000003",
+                "",
+                "invoke_agent refunds",
+                10,
+                &[("gen_ai.operation.name", "invoke_agent".into()), ("gen_ai.agent.name", "refunds".into())],
+            ),
+            genai_span(
+                "a000000000000004",
+                "a000000000000003",
+                "chat gpt-4o",
+                11,
+                &[
+                    ("gen_ai.operation.name", "chat".into()),
+                    ("gen_ai.conversation.id", continues.into()),
+                    ("gen_ai.response.id", "resp_2".into()),
+                    (
+                        "gen_ai.input.messages",
+                        msgs(serde_json::json!([
+                    {"role": "tool", "parts": [{"type": "tool_call_response", "id": "call_1", "response": "{\"assistant\": \"refunds\"}"}]}])),
+                    ),
+                    (
+                        "gen_ai.output.messages",
+                        msgs(serde_json::json!([
+                    {"role": "assistant", "parts": [{"type": "text", "content": "Order 9 is refunded."}]}])),
+                    ),
+                ],
+            ),
+        ];
+        serde_json::json!({"resourceSpans": [{"resource": {"attributes": []}, "scopeSpans": [{"spans": spans}]}]})
+            .to_string()
+    };
+    for (continues, known) in [("resp_1", true), ("resp_0", false)] {
+        let runs = import_bytes(file(continues).as_bytes(), None).unwrap();
+        let t = &runs[0];
+        let x = t.transfers.iter().find(|x| x.to == "refunds").expect("a handoff to refunds");
+        assert!(x.dropped.is_empty(), "{continues}: the provider kept the earlier items: {:?}", x.dropped);
+        let receiver: Vec<String> = x.receiver.iter().map(|id| t.item(*id).unwrap().text.clone()).collect();
+        assert_eq!(
+            receiver.iter().any(|r| r.contains("Refund order 9")),
+            known,
+            "{continues}: the user's message is in the receiver's context exactly when the file has it: {receiver:?}"
+        );
+        let notes = t.source.as_ref().unwrap()["notes"].to_string();
+        assert!(notes.contains("conversation the provider keeps"), "{notes}");
+    }
+}
+
+/// A system prompt that changes between one agent's calls (an ADK `{state}` template, a
+/// pydantic-ai dynamic prompt): each step shows the instructions its own call received, never
+/// one the model no longer saw.
+#[test]
+fn a_changed_system_prompt_replaces_the_old_one() {
+    let call = |id: &str, t: u64, day: &str, user: &str| {
+        genai_span(
+            id,
+            "b000000000000001",
+            "chat gpt-4o",
+            t,
+            &[
+                ("gen_ai.operation.name", "chat".into()),
+                (
+                    "gen_ai.system_instructions",
+                    serde_json::json!([{"type": "text", "content": format!("Today is {day}.")}]).to_string(),
+                ),
+                (
+                    "gen_ai.input.messages",
+                    serde_json::json!([{"role": "user", "parts": [{"type": "text", "content": user}]}]).to_string(),
+                ),
+                (
+                    "gen_ai.output.messages",
+                    serde_json::json!([{"role": "assistant", "parts": [{"type": "text", "content": "Noted."}]}])
+                        .to_string(),
+                ),
+            ],
+        )
+    };
+    let spans = vec![
+        genai_span(
+            "b000000000000001",
+            "",
+            "invoke_agent planner",
+            0,
+            &[("gen_ai.operation.name", "invoke_agent".into()), ("gen_ai.agent.name", "planner".into())],
+        ),
+        call("b000000000000002", 1, "Monday", "Plan my week."),
+        call("b000000000000003", 10, "Tuesday", "And tomorrow?"),
+    ];
+    let file = serde_json::json!({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}).to_string();
+    let t = &import_bytes(file.as_bytes(), None).unwrap()[0];
+    let instructions = |n: usize| -> Vec<String> {
+        let step = t.steps.iter().filter(|s| s.kind == StepKind::ModelCall).nth(n).unwrap();
+        step.context
+            .iter()
+            .map(|id| t.item(*id).unwrap())
+            .filter(|i| i.kind == baton::context::ItemKind::Instructions)
+            .map(|i| i.text.clone())
+            .collect()
+    };
+    assert_eq!(instructions(0), vec!["Today is Monday.".to_owned()]);
+    assert_eq!(instructions(1), vec!["Today is Tuesday.".to_owned()]);
+}

@@ -196,3 +196,36 @@ fn both_otlp_orders_give_identical_runs() {
         }
     }
 }
+
+/// Microsoft Agent Framework on the OpenAI Responses API: the second model call names the first
+/// call's response (`gen_ai.conversation.id` = resp_…271…, the first chat span's
+/// `gen_ai.response.id`) and records only the tool result as input. The provider kept the rest:
+/// that call's model saw the user's question and its own tool call too.
+#[test]
+fn a_call_that_continues_a_provider_held_conversation_shows_what_the_model_saw() {
+    for file in [
+        "langfuse/microsoft-agent-2025-12-17.trace.json",
+        "langfuse-derived-otlp/end-order/microsoft-agent-2025-12-17.otlp.json",
+        "langfuse-derived-otlp/root-first/microsoft-agent-2025-12-17.otlp.json",
+    ] {
+        let runs = import(&corpus().join(file)).unwrap();
+        let t = &runs[0];
+        let calls: Vec<_> = t.steps.iter().filter(|s| s.kind == StepKind::ModelCall).collect();
+        assert_eq!(calls.len(), 2, "{file}");
+        let texts: Vec<String> = calls[1]
+            .context
+            .iter()
+            .map(|id| {
+                let i = t.item(*id).unwrap();
+                format!("{} {} {}", i.kind.as_str(), i.text, i.call_id.clone().unwrap_or_default())
+            })
+            .collect();
+        assert!(texts.iter().any(|x| x.contains("What's the weather in Tokyo?")), "{file}: {texts:#?}");
+        assert!(
+            texts.iter().filter(|x| x.contains("call_CwaJHuXTm9dmHFQPlVbqyzJ0")).count() >= 2,
+            "{file}: the call and its result: {texts:#?}"
+        );
+        let notes = t.source.as_ref().unwrap()["notes"].to_string();
+        assert!(notes.contains("conversation the provider keeps"), "{file}: {notes}");
+    }
+}
