@@ -3,6 +3,7 @@
 //! deltas; events are written as they happen, one transaction per batch.
 
 mod read;
+mod rows;
 mod snapshot;
 mod write;
 

@@ -117,7 +117,7 @@ impl Store {
     /// Starts an import: every run added to it is written in one transaction, committed by
     /// [`ImportTx::commit`]. A failure, or a process killed midway, leaves nothing behind.
     pub async fn import_tx(&self) -> Result<ImportTx, StoreError> {
-        Ok(ImportTx { store: self.clone(), tx: self.write_tx().await?, runs: 0 })
+        Ok(ImportTx { store: self.clone(), tx: self.write_tx().await?, runs: 0, rows: super::rows::Rows::new() })
     }
 
     /// Saves a finished trace (an import, a trace file) as a run; returns its id.
@@ -140,6 +140,7 @@ pub struct ImportTx {
     store: Store,
     tx: Transaction<'static, Any>,
     runs: usize,
+    rows: super::rows::Rows,
 }
 
 impl ImportTx {
@@ -154,49 +155,18 @@ impl ImportTx {
         let run_id = trace.run_id.clone().unwrap_or_else(new_run_id);
         let body = serde_json::to_string(&topology).expect("topologies serialize");
         let topology_hash = blake3::hash(body.as_bytes()).to_hex()[..32].to_string();
-        sqlx::query(
-            "INSERT INTO topologies (hash, name, body, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (hash) DO NOTHING",
-        )
-        .bind(topology_hash.clone())
-        .bind(topology.name.clone())
-        .bind(body)
-        .bind(humantime::format_rfc3339_micros(std::time::SystemTime::now()).to_string())
-        .execute(&mut *self.tx)
-        .await?;
-        let mut w = Writer {
-            store: self.store.clone(),
-            run_id: run_id.clone(),
-            topology_hash,
-            providers: serde_json::to_string(&trace.providers).expect("maps serialize"),
-            source: trace.source.as_ref().map(|s| s.to_string()),
-            enc: Encoder::default(),
-            stats: WriteStats::default(),
-            transfers: 0,
-            lost: 0,
-            items: 0,
-        };
-        let events = trace_events(trace);
-        // The items go in multi-row INSERTs (most of an import's rows); the rest one by one.
-        let (items, rest): (Vec<&RunEvent>, Vec<&RunEvent>) =
-            events.iter().partition(|e| matches!(e, RunEvent::Item(_)));
-        let mut rest = rest.into_iter();
-        if let Some(first) = rest.next() {
-            w.write_one(&mut self.tx, first).await?;
+        self.rows.add(trace, &run_id, (&topology_hash, &topology.name, body));
+        if self.rows.full() {
+            self.rows.flush(&mut self.tx, &self.store).await?;
         }
-        let items: Vec<&crate::context::Item> =
-            items.into_iter().filter_map(|e| if let RunEvent::Item(i) = e { Some(i) } else { None }).collect();
-        w.write_items(&mut self.tx, &items).await?;
-        for e in rest {
-            w.write_one(&mut self.tx, e).await?;
-        }
-        w.write_counts(&mut self.tx).await?;
         self.runs += 1;
         Ok(run_id)
     }
 
     /// Makes every added run visible at once.
-    pub async fn commit(self) -> Result<usize, StoreError> {
+    pub async fn commit(mut self) -> Result<usize, StoreError> {
         let store = self.store.clone();
+        self.rows.flush(&mut self.tx, &store).await?;
         self.tx.commit().await.map_err(|e| store.locate(e.into()))?;
         Ok(self.runs)
     }
@@ -303,44 +273,6 @@ impl Writer {
         self.write_counts(&mut tx).await?;
         tx.commit().await?;
         self.stats.batches += 1;
-        Ok(())
-    }
-
-    /// Items (and the run's references to them, in order) in multi-row INSERTs.
-    async fn write_items(
-        &mut self,
-        tx: &mut Transaction<'static, Any>,
-        items: &[&crate::context::Item],
-    ) -> Result<(), StoreError> {
-        for chunk in items.chunks(200) {
-            let mut sql = String::from("INSERT INTO items (id, body) VALUES ");
-            for i in 0..chunk.len() {
-                if i > 0 {
-                    sql.push_str(", ");
-                }
-                sql.push_str(&format!("(${}, ${})", 2 * i + 1, 2 * i + 2));
-            }
-            sql.push_str(" ON CONFLICT (id) DO NOTHING");
-            let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
-            for item in chunk {
-                q = q.bind(item.id.0.to_vec()).bind(serde_json::to_string(item).expect("items serialize"));
-            }
-            q.execute(&mut **tx).await?;
-            let mut sql = String::from("INSERT INTO run_items (run_id, item_id, ord) VALUES ");
-            for i in 0..chunk.len() {
-                if i > 0 {
-                    sql.push_str(", ");
-                }
-                sql.push_str(&format!("(${}, ${}, ${})", 3 * i + 1, 3 * i + 2, 3 * i + 3));
-            }
-            sql.push_str(" ON CONFLICT (run_id, item_id) DO NOTHING");
-            let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
-            for item in chunk {
-                q = q.bind(self.run_id.clone()).bind(item.id.0.to_vec()).bind(self.items);
-                self.items += 1;
-            }
-            q.execute(&mut **tx).await?;
-        }
         Ok(())
     }
 

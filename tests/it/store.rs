@@ -89,6 +89,47 @@ async fn exercise(store: Store) {
     store.delete_run(sup.run_id.as_deref().unwrap()).await.unwrap();
     assert!(store.list_runs(None).await.unwrap().is_empty());
     assert!(matches!(store.delete_run("nope").await.unwrap_err(), StoreError::NoRun(_)));
+    import_round_trip(&store).await;
+}
+
+/// An import writes its runs in large multi-row statements, flushed many times along the way:
+/// every run comes back as the importer made it, with its counts, through the same reads.
+async fn import_round_trip(store: &Store) {
+    let mut traces = vec![];
+    for name in ["ticket-reopen.yaml", "support-triage.yaml", "handoff-loop.yaml"] {
+        let t = baton::config::load(&example(name)).unwrap();
+        traces.push(run_mock(&t, RunOptions::default()).await.unwrap());
+    }
+    let mut import = store.import_tx().await.unwrap();
+    let mut ids = vec![];
+    for i in 0..400 {
+        let mut t = traces[i % traces.len()].clone();
+        t.run_id = None;
+        ids.push((import.add(&t).await.unwrap(), i % traces.len()));
+    }
+    assert_eq!(import.commit().await.unwrap(), 400);
+    for (id, k) in &ids {
+        let (want, back) = (&traces[*k], store.load_trace(id).await.unwrap());
+        assert_eq!(serde_json::to_value(&back.steps).unwrap(), serde_json::to_value(&want.steps).unwrap(), "{id}");
+        assert_eq!(back.transfers, want.transfers);
+        assert_eq!(back.outcome, want.outcome);
+        assert_eq!(back.usage, want.usage);
+        assert_eq!(
+            back.items.iter().map(|i| i.id).collect::<Vec<_>>(),
+            want.items.iter().map(|i| i.id).collect::<Vec<_>>()
+        );
+        let s = store.run_summary(id).await.unwrap();
+        let lost = want
+            .transfers
+            .iter()
+            .flat_map(|t| &t.facts)
+            .filter(|f| f.status == baton::context::FactStatus::Lost)
+            .count();
+        assert_eq!(
+            (s.steps as usize, s.transfers as usize, s.lost_facts as usize),
+            (want.steps.len(), want.transfers.len(), lost)
+        );
+    }
 }
 
 #[test]
