@@ -12,6 +12,15 @@ use crate::topology::{
 use crate::trace::{FactCheck, Outcome, OutcomeStatus, Step, StepKind, TRACE_VERSION, Trace, Transfer};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+/// An item's content, borrowed from the recorded message it comes from.
+#[derive(Default, Clone, Copy)]
+struct Content<'a> {
+    text: &'a str,
+    name: Option<&'a str>,
+    arguments: Option<&'a str>,
+    call_id: Option<&'a str>,
+}
+
 /// A receiver item counts as transformed from a sender item when it holds at least this share
 /// of the sender item's words.
 const CONTAINMENT: f64 = 0.8;
@@ -74,15 +83,15 @@ impl Builder<'_> {
 
     /// An item for this content: the one already seen (by exact content, then by normalized
     /// content), else a new one. Histories repeat at every model call, so most lookups hit the
-    /// exact map without building the item.
-    fn intern(&mut self, (kind, agent, turn, f): (ItemKind, &str, u32, NewItem)) -> ItemId {
+    /// exact map, from borrowed fields, without building (or copying) anything.
+    fn intern(&mut self, kind: ItemKind, agent: &str, turn: u32, c: Content<'_>, derived_from: Vec<ItemId>) -> ItemId {
         let mut h = blake3::Hasher::new();
         for part in [
             kind.as_str(),
-            &f.text,
-            f.name.as_deref().unwrap_or("\u{0}"),
-            f.arguments.as_deref().unwrap_or("\u{0}"),
-            f.call_id.as_deref().unwrap_or("\u{0}"),
+            c.text,
+            c.name.unwrap_or("\u{0}"),
+            c.arguments.unwrap_or("\u{0}"),
+            c.call_id.unwrap_or("\u{0}"),
         ] {
             h.update(&(part.len() as u64).to_le_bytes());
             h.update(part.as_bytes());
@@ -92,6 +101,14 @@ impl Builder<'_> {
         if let Some(id) = self.exact.get(&exact) {
             return *id;
         }
+        let f = NewItem {
+            text: c.text.to_owned(),
+            name: c.name.map(str::to_owned),
+            arguments: c.arguments.map(str::to_owned),
+            call_id: c.call_id.map(str::to_owned),
+            fact: None,
+            derived_from,
+        };
         let id = self.add(Item::new(kind, agent, turn, f));
         self.exact.insert(exact, id);
         id
@@ -101,72 +118,51 @@ impl Builder<'_> {
     fn items_of(&mut self, m: &MsgRec, creator: &str) -> Vec<ItemId> {
         let turn = self.turn;
         let mut out = vec![];
-        let agent = m.author.clone().unwrap_or_else(|| creator.to_owned());
+        let agent = m.author.as_deref().unwrap_or(creator);
+        let text = |t| Content { text: t, ..Default::default() };
         match m.role {
             Role::System => {
                 if !m.text.is_empty() {
-                    out.push(self.intern((
-                        ItemKind::Instructions,
-                        &agent,
-                        turn,
-                        NewItem { text: m.text.clone(), ..Default::default() },
-                    )));
+                    out.push(self.intern(ItemKind::Instructions, agent, turn, text(&m.text), vec![]));
                 }
             }
             Role::User => {
-                let who = m.author.clone().unwrap_or_else(|| "user".into());
+                let who = m.author.as_deref().unwrap_or("user");
                 // A quote made from other messages is linked to them as it is built.
                 let derived_from: Vec<ItemId> =
                     m.quotes.iter().flat_map(|q| self.items_of(q, q.author.as_deref().unwrap_or(creator))).collect();
-                out.push(self.intern((
-                    ItemKind::UserMessage,
-                    &who,
-                    turn,
-                    NewItem { text: m.text.clone(), derived_from, ..Default::default() },
-                )));
+                out.push(self.intern(ItemKind::UserMessage, who, turn, text(&m.text), derived_from));
             }
             Role::Assistant => {
                 for r in &m.reasoning {
-                    out.push(self.intern((
-                        ItemKind::Reasoning,
-                        &agent,
-                        turn,
-                        NewItem { text: r.clone(), ..Default::default() },
-                    )));
+                    out.push(self.intern(ItemKind::Reasoning, agent, turn, text(r), vec![]));
                 }
                 if !m.text.is_empty() {
-                    out.push(self.intern((
-                        ItemKind::AssistantMessage,
-                        &agent,
-                        turn,
-                        NewItem { text: m.text.clone(), ..Default::default() },
-                    )));
+                    out.push(self.intern(ItemKind::AssistantMessage, agent, turn, text(&m.text), vec![]));
                 }
                 for c in &m.calls {
-                    self.call_names.insert(c.id.clone(), c.name.clone());
+                    if !self.call_names.contains_key(&c.id) {
+                        self.call_names.insert(c.id.clone(), c.name.clone());
+                    }
                     let kind = if self.is_transfer_tool(&c.name) { ItemKind::TransferCall } else { ItemKind::ToolCall };
-                    out.push(self.intern((
-                        kind,
-                        &agent,
-                        turn,
-                        NewItem {
-                            name: Some(c.name.clone()),
-                            arguments: Some(c.arguments.clone()),
-                            call_id: Some(c.id.clone()),
-                            ..Default::default()
-                        },
-                    )));
+                    let content = Content {
+                        text: "",
+                        name: Some(&c.name),
+                        arguments: Some(&c.arguments),
+                        call_id: Some(&c.id),
+                    };
+                    out.push(self.intern(kind, agent, turn, content, vec![]));
                 }
             }
             Role::Tool => {
-                let name = m.call_id.as_ref().and_then(|c| self.call_names.get(c)).cloned().unwrap_or_default();
-                let kind = if self.is_transfer_tool(&name) { ItemKind::TransferOutput } else { ItemKind::ToolResult };
-                out.push(self.intern((
-                    kind,
-                    &agent,
-                    turn,
-                    NewItem { text: m.text.clone(), call_id: m.call_id.clone(), ..Default::default() },
-                )));
+                let transfer = m
+                    .call_id
+                    .as_ref()
+                    .and_then(|c| self.call_names.get(c))
+                    .is_some_and(|name| self.is_transfer_tool(name));
+                let kind = if transfer { ItemKind::TransferOutput } else { ItemKind::ToolResult };
+                let content = Content { text: &m.text, call_id: m.call_id.as_deref(), ..Default::default() };
+                out.push(self.intern(kind, agent, turn, content, vec![]));
             }
         }
         out
