@@ -203,7 +203,10 @@ impl Item {
     pub fn content_key(&self) -> [u8; 16] {
         let mut h = blake3::Hasher::new();
         h.update(self.role().as_bytes());
-        h.update(normalize(&self.searchable()).as_bytes());
+        match &self.arguments {
+            Some(_) => h.update(normalize(&self.searchable()).as_bytes()),
+            None => h.update(normalize(&self.text).as_bytes()),
+        };
         let mut k = [0u8; 16];
         k.copy_from_slice(&h.finalize().as_bytes()[..16]);
         k
@@ -214,12 +217,23 @@ impl Item {
 pub fn normalize(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut space = false;
+    let word = |out: &mut String, space: &mut bool| {
+        if *space && !out.is_empty() {
+            out.push(' ');
+        }
+        *space = false;
+    };
     for c in s.chars() {
-        if c.is_alphanumeric() {
-            if space && !out.is_empty() {
-                out.push(' ');
+        if c.is_ascii() {
+            // Most text is ASCII: no Unicode tables.
+            if c.is_ascii_alphanumeric() {
+                word(&mut out, &mut space);
+                out.push(c.to_ascii_lowercase());
+            } else {
+                space = true;
             }
-            space = false;
+        } else if c.is_alphanumeric() {
+            word(&mut out, &mut space);
             out.extend(c.to_lowercase());
         } else {
             space = true;
@@ -228,11 +242,31 @@ pub fn normalize(s: &str) -> String {
     out
 }
 
+/// A hasher for keys that are already hashes (item ids, content keys): their first eight bytes.
+#[derive(Default, Clone, Copy)]
+pub struct IdHasher(u64);
+
+impl std::hash::Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        // Array hashing writes a length first; only the key's own bytes count.
+        if bytes.len() >= 8 {
+            self.0 ^= u64::from_le_bytes(bytes[..8].try_into().expect("eight bytes"));
+        }
+    }
+    fn write_usize(&mut self, _: usize) {}
+}
+
+/// A map keyed by item ids or content keys.
+pub type IdMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<IdHasher>>;
+
 /// Every item of a run, stored once, by id.
 #[derive(Debug, Clone, Default)]
 pub struct ItemStore {
     items: Vec<Item>,
-    index: HashMap<ItemId, usize>,
+    index: IdMap<ItemId, usize>,
 }
 
 impl ItemStore {

@@ -22,6 +22,9 @@ pub struct Span {
     pub end: u128,
     pub attrs: Attrs,
     pub error: Option<String>,
+    /// What the span is (agent, model call, tool), worked out once: reconstruction asks for
+    /// every span on every parent walk.
+    pub kind: std::cell::OnceCell<Kind>,
 }
 
 /// A span's attributes: a short list searched in order (cheaper to build than a map, and
@@ -117,6 +120,7 @@ pub fn spans_of(doc: &Value) -> Vec<Span> {
                         .into_iter()
                         .collect(),
                     error,
+                    kind: Default::default(),
                 });
             }
         }
@@ -248,6 +252,7 @@ pub fn spans_from_slice(bytes: &[u8]) -> Result<Vec<Span>, serde_json::Error> {
                     end: sp.endTimeUnixNano.map(|n| n.get()).unwrap_or(0),
                     attrs: sp.attributes.into_iter().map(|kv| (kv.key.into_owned(), kv.value.into_value())).collect(),
                     error,
+                    kind: Default::default(),
                 });
             }
         }
@@ -256,7 +261,7 @@ pub fn spans_from_slice(bytes: &[u8]) -> Result<Vec<Span>, serde_json::Error> {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
+pub enum Kind {
     Agent,
     Model,
     Tool,
@@ -268,6 +273,10 @@ fn text_attr(a: &Attrs, k: &str) -> Option<String> {
 }
 
 fn kind_of(sp: &Span) -> Kind {
+    *sp.kind.get_or_init(|| classify(sp))
+}
+
+fn classify(sp: &Span) -> Kind {
     let a = &sp.attrs;
     // BeeAI traces every emitter event as its own span (`agent.react.start-4`,
     // `backend.openai.chat.success-16`): an agent's lifecycle events are steps of that agent, a

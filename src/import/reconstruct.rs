@@ -4,7 +4,7 @@
 //! diff a native run would: carried, transformed, dropped, added.
 
 use super::recorded::{Ev, Held, MsgRec, RecordedRun, Role};
-use crate::context::{Item, ItemId, ItemKind, ItemStore, NewItem, diff_transfer, fact_status, normalize};
+use crate::context::{IdMap, Item, ItemId, ItemKind, ItemStore, NewItem, diff_transfer, fact_status, normalize};
 use crate::providers::Usage;
 use crate::topology::{
     Agent, AgentKind, Edge, EdgeKind, Guards, ModelRef, PinnedFact, Provider, Scenario, Topology, snake_case,
@@ -27,9 +27,9 @@ const CONTAINMENT: f64 = 0.8;
 
 struct Builder<'f> {
     store: ItemStore,
-    by_key: HashMap<[u8; 16], ItemId>,
+    by_key: IdMap<[u8; 16], ItemId>,
     /// Items by their exact content (kind, text, call fields), before normalization.
-    exact: HashMap<[u8; 16], ItemId>,
+    exact: IdMap<[u8; 16], ItemId>,
     ctx: HashMap<String, Vec<ItemId>>,
     own: HashMap<String, Vec<ItemId>>,
     steps: Vec<Step>,
@@ -602,8 +602,8 @@ pub fn reconstruct(run: &RecordedRun, format: &str, file: &str, overlay: Option<
     }
     let mut b = Builder {
         store: ItemStore::default(),
-        by_key: HashMap::new(),
-        exact: HashMap::new(),
+        by_key: IdMap::default(),
+        exact: IdMap::default(),
         ctx: HashMap::new(),
         own: HashMap::new(),
         steps: vec![],
