@@ -85,7 +85,8 @@ impl Builder<'_> {
     /// content), else a new one. Histories repeat at every model call, so most lookups hit the
     /// exact map, from borrowed fields, without building (or copying) anything.
     fn intern(&mut self, kind: ItemKind, agent: &str, turn: u32, c: Content<'_>, derived_from: Vec<ItemId>) -> ItemId {
-        let mut h = blake3::Hasher::new();
+        // A fast 128-bit hash: this key only finds repeats within one import, it is never stored.
+        let mut h = xxhash_rust::xxh3::Xxh3::new();
         for part in [
             kind.as_str(),
             c.text,
@@ -96,8 +97,7 @@ impl Builder<'_> {
             h.update(&(part.len() as u64).to_le_bytes());
             h.update(part.as_bytes());
         }
-        let mut exact = [0u8; 16];
-        exact.copy_from_slice(&h.finalize().as_bytes()[..16]);
+        let exact: [u8; 16] = h.digest128().to_le_bytes();
         if let Some(id) = self.exact.get(&exact) {
             return *id;
         }
@@ -145,12 +145,8 @@ impl Builder<'_> {
                         self.call_names.insert(c.id.clone(), c.name.clone());
                     }
                     let kind = if self.is_transfer_tool(&c.name) { ItemKind::TransferCall } else { ItemKind::ToolCall };
-                    let content = Content {
-                        text: "",
-                        name: Some(&c.name),
-                        arguments: Some(&c.arguments),
-                        call_id: Some(&c.id),
-                    };
+                    let content =
+                        Content { text: "", name: Some(&c.name), arguments: Some(&c.arguments), call_id: Some(&c.id) };
                     out.push(self.intern(kind, agent, turn, content, vec![]));
                 }
             }
