@@ -6,6 +6,7 @@ mod events;
 mod gate;
 mod runner;
 mod tools;
+pub use tools::system_prompt;
 
 pub use events::RunEvent;
 pub use gate::Gate;

@@ -2,7 +2,9 @@
 //! handoff edge with its context policy mapped to the SDK, `as_tool()` per delegation, mock tools
 //! as `FunctionTool`s, and `max_turns` from the guards.
 
-use crate::topology::{Agent, AgentKind, ContextPolicy, EdgeKind, FieldSpec, ModelRef, Provider, Topology, snake_case};
+use crate::topology::{
+    Agent, AgentKind, ContextPolicy, EdgeKind, FieldSpec, ModelRef, OnRevisit, Provider, Topology, snake_case,
+};
 use std::collections::HashMap;
 
 /// A Python string literal (JSON strings are valid Python string literals).
@@ -72,6 +74,56 @@ fn pascal(s: &str) -> String {
         .collect()
 }
 
+/// A Python identifier for a field name (`ticket id` → `ticket_id`, `class` → `class_`).
+fn py_ident(name: &str) -> String {
+    const KEYWORDS: &[&str] = &[
+        "False",
+        "None",
+        "True",
+        "and",
+        "as",
+        "assert",
+        "async",
+        "await",
+        "break",
+        "class",
+        "continue",
+        "def",
+        "del",
+        "elif",
+        "else",
+        "except",
+        "finally",
+        "for",
+        "from",
+        "global",
+        "if",
+        "import",
+        "in",
+        "is",
+        "lambda",
+        "nonlocal",
+        "not",
+        "or",
+        "pass",
+        "raise",
+        "return",
+        "try",
+        "while",
+        "with",
+        "yield",
+        "model_config",
+    ];
+    let mut id = snake_case(name).trim_start_matches('_').to_owned();
+    if id.is_empty() || id.starts_with(|c: char| c.is_ascii_digit()) {
+        id = format!("f_{id}");
+    }
+    if KEYWORDS.contains(&id.as_str()) {
+        id.push('_');
+    }
+    id
+}
+
 fn py_type(f: &FieldSpec) -> &'static str {
     match f.ty.as_str() {
         "number" => "float",
@@ -86,9 +138,9 @@ fn py_type(f: &FieldSpec) -> &'static str {
 const PRELUDE: &str = r#"import dataclasses
 import json
 
-from agents import Agent, FunctionTool, HandoffInputData, ModelSettings, Runner, handoff
+from agents import Agent, FunctionTool, HandoffInputData, ModelSettings, RunHooks, Runner, handoff
 from agents.extensions import handoff_filters
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, Field
 
 
 def _mock_tool(name, description, schema, result):
@@ -134,6 +186,11 @@ def _latest_user_message(data: HandoffInputData) -> HandoffInputData:
     return _replace(data, users[-1:])
 
 
+def _field_text(v) -> str:
+    """A field's value as Baton writes it: strings as they are, anything else as compact JSON."""
+    return v if isinstance(v, str) else json.dumps(v, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+
+
 def _only_fields(sender: str, fields: list):
     """Baton policy `fields`: only the named fields of the structured handoff input cross."""
 
@@ -143,13 +200,64 @@ def _only_fields(sender: str, fields: list):
             raw = getattr(item, "raw_item", None)
             if getattr(item, "type", "") == "handoff_call_item" and raw is not None:
                 args = json.loads(getattr(raw, "arguments", "") or "{}")
-        lines = [f"Handoff from {sender}:"] + [f"{k}: {args.get(k)}" for k in fields if k in args]
+        lines = [f"Handoff from {sender}:"] + [f"{k}: {_field_text(args[k])}" for k in fields if k in args]
         return _replace(data, [{"role": "user", "content": "\n".join(lines)}])
 
     return _filter
 
 
 async def _ignore_input(_ctx, _input) -> None:
+    return None
+
+
+class GuardStopped(Exception):
+    """A topology guard ended the run before a handoff (`guard`: "max_handoffs" or "revisit").
+
+    `run()` returns it in place of a result: `last_agent` owns the conversation now (the human
+    agent, when the run was escalated) and `final_output` is None.
+    """
+
+    def __init__(self, guard: str, reason: str, last_agent: Agent):
+        super().__init__(reason)
+        self.guard, self.reason, self.last_agent, self.final_output = guard, reason, last_agent, None
+
+
+class BatonGuards(RunHooks):
+    """The topology's handoff guards, enforced as the run goes: at most MAX_HANDOFFS handoffs,
+    and ON_REVISIT when a handoff goes back to an agent that already owned the conversation."""
+
+    def __init__(self, entry: Agent):
+        self.owners = [entry.name]
+        self.handoffs = 0
+
+    async def on_handoff(self, context, from_agent: Agent, to_agent: Agent) -> None:
+        if MAX_HANDOFFS is not None and self.handoffs >= MAX_HANDOFFS:
+            raise GuardStopped(
+                "max_handoffs",
+                f"max_handoffs ({MAX_HANDOFFS}) reached: the handoff {from_agent.name} → {to_agent.name} was not made",
+                from_agent,
+            )
+        if to_agent.name in self.owners and ON_REVISIT != "allow":
+            path = " → ".join(self.owners)
+            what = (
+                f"{from_agent.name} tried to hand back to {to_agent.name}, which already owned the "
+                f"conversation ({path} → {to_agent.name})"
+            )
+            if ON_REVISIT == "escalate" and ESCALATE_TO is not None:
+                raise GuardStopped("revisit", f"handoff-history guard: {what}; escalated to {ESCALATE_TO.name}", ESCALATE_TO)
+            if ON_REVISIT == "escalate":
+                raise GuardStopped("revisit", f"handoff-history guard: {what}; no human agent to escalate to, stopped", from_agent)
+            raise GuardStopped("revisit", f"handoff-history guard: {what}; stopped", from_agent)
+        self.handoffs += 1
+        self.owners.append(to_agent.name)
+
+
+def _guard_stop(error: BaseException):
+    """The GuardStopped behind an error the SDK raised from a hook, if any."""
+    while error is not None:
+        if isinstance(error, GuardStopped):
+            return error
+        error = error.__cause__ or error.__context__
     return None
 "#;
 
@@ -163,19 +271,29 @@ pub fn to_openai_agents_py(t: &Topology) -> String {
     );
     out.push_str(PRELUDE);
     out.push_str(&format!("\n\nMAX_TURNS = {}\n", t.guards.max_turns));
-    if let Some(n) = t.guards.max_handoffs {
-        out.push_str(&format!("MAX_HANDOFFS = {n}  # enforce with a RunHooks.on_handoff counter\n"));
-    }
+    // The handoff guards, enforced by `BatonGuards` (a RunHooks) in `run()`.
+    let max_handoffs = t.guards.max_handoffs.map(|n| n.to_string()).unwrap_or_else(|| "None".into());
+    out.push_str(&format!("MAX_HANDOFFS = {max_handoffs}\n"));
+    let on_revisit = match t.guards.on_revisit {
+        OnRevisit::Allow => "allow",
+        OnRevisit::Stop => "stop",
+        OnRevisit::Escalate => "escalate",
+    };
+    out.push_str(&format!("ON_REVISIT = {}\n", py_str(on_revisit)));
 
     // Structured handoff inputs.
     for e in &t.edges {
         if let (EdgeKind::Handoff, ContextPolicy::Fields(fields)) = (e.kind, &e.policy) {
+            // The model sees the topology's own field names (aliases); Python gets identifiers.
             out.push_str(&format!("\n\nclass {}Input(BaseModel):\n", pascal(&e.id)));
-            if fields.is_empty() {
-                out.push_str("    pass\n");
-            }
+            out.push_str("    model_config = ConfigDict(populate_by_name=True)\n");
             for f in fields {
-                out.push_str(&format!("    {}: {}\n", snake_case(&f.name), py_type(f)));
+                let ident = py_ident(&f.name);
+                if ident == f.name {
+                    out.push_str(&format!("    {ident}: {}\n", py_type(f)));
+                } else {
+                    out.push_str(&format!("    {ident}: {} = Field(alias={})\n", py_type(f), py_str(&f.name)));
+                }
             }
         }
     }
@@ -254,8 +372,23 @@ pub fn to_openai_agents_py(t: &Topology) -> String {
     }
 
     let entry = vars.get(&t.entry).cloned().unwrap_or_else(|| "None".into());
+    let escalate_to = t
+        .escalation_target()
+        .filter(|h| h.kind == AgentKind::Human)
+        .and_then(|h| vars.get(&h.id).cloned())
+        .unwrap_or_else(|| "None".into());
     out.push_str(&format!(
-        "\nENTRY = {entry}\nAGENTS = [{}]\n\n\nasync def run(user_input):\n    \"\"\"Runs the topology from its entry agent with the topology's max_turns.\"\"\"\n    return await Runner.run(ENTRY, user_input, max_turns=MAX_TURNS)\n",
+        "\nENTRY = {entry}\nESCALATE_TO = {escalate_to}\nAGENTS = [{}]\n\n\n\
+         async def run(user_input):\n    \
+         \"\"\"Runs the topology from its entry agent with its guards (max_turns, max_handoffs, on_revisit).\n\n    \
+         Returns the SDK's RunResult, or the GuardStopped that ended the run before a handoff.\n    \"\"\"\n    \
+         try:\n        \
+         return await Runner.run(ENTRY, user_input, max_turns=MAX_TURNS, hooks=BatonGuards(ENTRY))\n    \
+         except Exception as error:\n        \
+         stop = _guard_stop(error)\n        \
+         if stop is None:\n            \
+         raise\n        \
+         return stop\n",
         t.agents.iter().map(|a| vars[&a.id].clone()).collect::<Vec<_>>().join(", ")
     ));
     out
@@ -263,14 +396,8 @@ pub fn to_openai_agents_py(t: &Topology) -> String {
 
 fn agent_def(t: &Topology, a: &Agent, vars: &HashMap<String, String>) -> String {
     let mut args = vec![format!("name={}", py_str(&a.name))];
-    let mut instructions = a.instructions.clone();
-    let facts: Vec<&str> = t.facts.iter().filter(|f| f.holders.contains(&a.id)).map(|f| f.text.as_str()).collect();
-    if !facts.is_empty() {
-        instructions.push_str("\n\nPinned facts:\n");
-        for f in facts {
-            instructions.push_str(&format!("- {f}\n"));
-        }
-    }
+    // Exactly the system prompt Baton's engine sends (instructions, then pinned facts).
+    let mut instructions = crate::engine::system_prompt(t, &a.id);
     if a.kind == AgentKind::Human {
         instructions = format!("(Human escalation point: a person takes over here.) {instructions}");
     }

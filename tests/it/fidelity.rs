@@ -28,7 +28,7 @@ fn baton_run(name: &str) -> Trace {
 }
 
 /// Baton's model calls in the harness's normalized form.
-fn calls(trace: &Trace) -> Vec<Value> {
+pub(crate) fn calls(trace: &Trace) -> Vec<Value> {
     let def = trace.definition.as_ref().unwrap();
     trace
         .steps

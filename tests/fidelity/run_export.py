@@ -1,0 +1,112 @@
+"""Runs a module exported by `baton export --to openai-agents-py` in the real OpenAI Agents SDK.
+
+Every agent of the module gets a fake model that answers, call by call, with the outputs Baton's
+own run of the same scenario produced (messages, reasoning, function calls), and records what the
+SDK sends it: the system instructions, the input items and the tool names. Prints one JSON object:
+
+    {"calls": [{"agent", "instructions", "input", "tools"}...], "final_output", "last_agent",
+     "error"}
+
+    target/pyenv/bin/python tests/fidelity/run_export.py exported.py scenario.json
+
+scenario.json: {"input": [input items], "outputs": {"<agent name>": [[output item]...]}} where an
+output item is {"type": "message", "text"}, {"type": "reasoning", "text"} or
+{"type": "function_call", "name", "arguments", "call_id"}.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from sdk_harness import Recorder, normalize_input  # noqa: E402  (also disables tracing)
+
+from openai.types.responses import (  # noqa: E402
+    ResponseFunctionToolCall,
+    ResponseOutputMessage,
+    ResponseOutputText,
+    ResponseReasoningItem,
+)
+from openai.types.responses.response_reasoning_item import Summary  # noqa: E402
+
+from agents import Runner  # noqa: E402
+from agents.exceptions import AgentsException  # noqa: E402
+from agents.items import ModelResponse  # noqa: E402
+from agents.models.interface import Model  # noqa: E402
+from agents.usage import Usage  # noqa: E402
+
+
+def output_item(o: dict[str, Any], n: int) -> Any:
+    if o["type"] == "message":
+        return ResponseOutputMessage(
+            id=f"msg_{n}",
+            type="message",
+            role="assistant",
+            status="completed",
+            content=[ResponseOutputText(type="output_text", text=o["text"], annotations=[])],
+        )
+    if o["type"] == "reasoning":
+        # Baton's items carry no provider ids, so the reasoning item is built without one (the
+        # Responses API always sets it, and the SDK's nested history then shows it: a known
+        # difference of `nest_summary`, see docs/sdk-semantics.md).
+        return ResponseReasoningItem.model_construct(
+            type="reasoning", summary=[Summary(type="summary_text", text=o["text"])]
+        )
+    # `id` and `status` left unset, as in sdk_harness.py (they would enter nested-history text).
+    return ResponseFunctionToolCall(
+        type="function_call", name=o["name"], arguments=o["arguments"], call_id=o["call_id"]
+    )
+
+
+class ReplayModel(Model):
+    """Answers with Baton's recorded outputs for this agent, in order; records its inputs."""
+
+    def __init__(self, agent_name: str, outputs: list[list[dict[str, Any]]], rec: Recorder):
+        self.agent_name, self.outputs, self.rec, self.n = agent_name, outputs, rec, 0
+
+    async def get_response(self, system_instructions, input, model_settings, tools, output_schema,
+                           handoffs, tracing, **kwargs: Any) -> ModelResponse:
+        self.rec.calls.append({
+            "agent": self.agent_name,
+            "instructions": system_instructions,
+            "input": normalize_input(copy.deepcopy(input)),
+            "tools": [t.name for t in tools] + [h.tool_name for h in handoffs],
+        })
+        if self.n >= len(self.outputs):
+            raise RuntimeError(f"{self.agent_name}: Baton's run has no model call {self.n + 1}")
+        out = [output_item(o, 100 * len(self.rec.calls) + i) for i, o in enumerate(self.outputs[self.n])]
+        self.n += 1
+        return ModelResponse(output=out, usage=Usage(), response_id=None)
+
+    def stream_response(self, *args: Any, **kwargs: Any):  # pragma: no cover
+        raise NotImplementedError
+
+
+async def main() -> dict[str, Any]:
+    spec = importlib.util.spec_from_file_location("exported", sys.argv[1])
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    scenario = json.loads(Path(sys.argv[2]).read_text())
+    rec = Recorder()
+    for a in mod.AGENTS:
+        a.model = ReplayModel(a.name, scenario["outputs"].get(a.name, []), rec)
+    out: dict[str, Any] = {"calls": rec.calls, "final_output": None, "last_agent": None, "error": None}
+    try:
+        hooks = getattr(mod, "HOOKS", None)
+        result = await mod.run(copy.deepcopy(scenario["input"]))
+        out["final_output"] = result.final_output
+        out["last_agent"] = result.last_agent.name
+        out["hooks"] = hooks is not None
+    except (AgentsException, RuntimeError) as e:
+        out["error"] = f"{type(e).__name__}: {e}"
+    return out
+
+
+if __name__ == "__main__":
+    sys.stdout.write(json.dumps(asyncio.run(main()), ensure_ascii=False) + "\n")
