@@ -52,9 +52,12 @@ fn atoms_of_expected(messages: &Value) -> Vec<String> {
         }
         for p in m["parts"].as_array().unwrap() {
             match p["type"].as_str() {
-                Some("tool_call") => {
-                    out.push(format!("call {} {}", p["name"].as_str().unwrap(), p["id"].as_str().unwrap_or("")))
-                }
+                Some("tool_call") => out.push(format!(
+                    "call {} {} {}",
+                    p["name"].as_str().unwrap(),
+                    p["id"].as_str().unwrap_or(""),
+                    canonical_args(&p["arguments"])
+                )),
                 Some("tool_result") => out.push(format!(
                     "result {} {}",
                     p["id"].as_str().unwrap_or(""),
@@ -67,6 +70,18 @@ fn atoms_of_expected(messages: &Value) -> Vec<String> {
     out
 }
 
+/// Tool-call arguments in one canonical JSON form (keys sorted, no spaces), from an object or
+/// from the JSON text a model wrote; no arguments and `{}` are the same.
+fn canonical_args(v: &Value) -> String {
+    let parsed = match v {
+        Value::String(s) if s.trim().is_empty() => Value::Object(Default::default()),
+        Value::String(s) => serde_json::from_str(s).unwrap_or_else(|_| v.clone()),
+        Value::Null => Value::Object(Default::default()),
+        other => other.clone(),
+    };
+    parsed.to_string()
+}
+
 fn atoms_of_receiver(t: &Trace, idx: usize) -> Vec<String> {
     t.transfers[idx]
         .receiver
@@ -76,9 +91,12 @@ fn atoms_of_receiver(t: &Trace, idx: usize) -> Vec<String> {
             ItemKind::Instructions => Some(format!("system: {}", i.text)),
             ItemKind::UserMessage => Some(format!("user: {}", i.text)),
             ItemKind::AssistantMessage => Some(format!("assistant: {}", i.text)),
-            ItemKind::ToolCall | ItemKind::TransferCall => {
-                Some(format!("call {} {}", i.name.as_deref().unwrap_or(""), i.call_id.as_deref().unwrap_or("")))
-            }
+            ItemKind::ToolCall | ItemKind::TransferCall => Some(format!(
+                "call {} {} {}",
+                i.name.as_deref().unwrap_or(""),
+                i.call_id.as_deref().unwrap_or(""),
+                canonical_args(&Value::String(i.arguments.clone().unwrap_or_default()))
+            )),
             ItemKind::ToolResult | ItemKind::TransferOutput => {
                 Some(format!("result {} {}", i.call_id.as_deref().unwrap_or(""), i.text))
             }
