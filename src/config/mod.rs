@@ -54,6 +54,8 @@ pub enum ConfigError {
     TooDeep { path: String, line: usize, depth: usize },
     #[error("{0}")]
     Serialize(String),
+    #[error("cannot export: {0}")]
+    Unexportable(String),
 }
 
 impl crate::error::Coded for ConfigError {
@@ -67,6 +69,7 @@ impl crate::error::Coded for ConfigError {
             ConfigError::Version { .. } => C::ConfigVersion,
             ConfigError::TooDeep { .. } => C::ConfigTooLarge,
             ConfigError::Serialize(_) => C::ConfigSerialize,
+            ConfigError::Unexportable(_) => C::ExportUnsupported,
         }
     }
 }

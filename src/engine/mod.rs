@@ -6,7 +6,7 @@ mod events;
 mod gate;
 mod runner;
 mod tools;
-pub use tools::system_prompt;
+pub use tools::{input_type_name, system_prompt, tools_for};
 
 pub use events::RunEvent;
 pub use gate::Gate;

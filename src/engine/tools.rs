@@ -41,11 +41,16 @@ pub fn tools_for(t: &Topology, agent_id: &str) -> Vec<ToolSpec> {
     for e in t.edges_from(agent_id).filter(|e| e.kind == EdgeKind::Handoff) {
         let target = t.agent(&e.to).map(|a| a.name.as_str()).unwrap_or(&e.to);
         let parameters = match &e.policy {
+            // The schema the SDK sends for `handoff(input_type=<pydantic model>)` (strict), as
+            // Baton's export declares that model: every field required, titled from its name.
             ContextPolicy::Fields(fields) => {
                 let props: serde_json::Map<String, serde_json::Value> = fields
                     .iter()
                     .map(|f| {
-                        let mut p = json!({"type": f.ty});
+                        let mut p = json!({"title": py_title(&f.name), "type": f.ty});
+                        if f.ty == "array" {
+                            p["items"] = json!({});
+                        }
                         if !f.description.is_empty() {
                             p["description"] = json!(f.description);
                         }
@@ -53,7 +58,13 @@ pub fn tools_for(t: &Topology, agent_id: &str) -> Vec<ToolSpec> {
                     })
                     .collect();
                 let required: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
-                json!({"type": "object", "properties": props, "required": required, "additionalProperties": false})
+                json!({
+                    "additionalProperties": false,
+                    "properties": props,
+                    "required": required,
+                    "title": input_type_name(&e.id),
+                    "type": "object"
+                })
             }
             _ => {
                 json!({"additionalProperties": false, "type": "object", "properties": {}, "required": []})
@@ -66,6 +77,41 @@ pub fn tools_for(t: &Topology, agent_id: &str) -> Vec<ToolSpec> {
             kind: ToolKind::Handoff,
             edge: Some(e.id.clone()),
         });
+    }
+    out
+}
+
+/// The name of a `fields` handoff's input model (`resolution-verification` →
+/// `ResolutionVerificationInput`): the export declares it, and the SDK sends it as the schema title.
+pub fn input_type_name(edge_id: &str) -> String {
+    let pascal: String = crate::topology::snake_case(edge_id)
+        .split('_')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let mut c = p.chars();
+            c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
+        })
+        .collect();
+    format!("{pascal}Input")
+}
+
+/// A field's title as pydantic derives it (`ticket id` → `Ticket Id`): Python's `str.title()` of
+/// the name with underscores as spaces.
+fn py_title(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut prev_letter = false;
+    for c in name.replace('_', " ").chars() {
+        if c.is_alphabetic() {
+            if prev_letter {
+                out.extend(c.to_lowercase());
+            } else {
+                out.extend(c.to_uppercase());
+            }
+            prev_letter = true;
+        } else {
+            out.push(c);
+            prev_letter = false;
+        }
     }
     out
 }

@@ -68,7 +68,7 @@ pub fn export(t: &Topology, format: ExportFormat) -> Result<String, ConfigError>
     Ok(match format {
         ExportFormat::Yaml => config::to_string(t, Format::Yaml)?,
         ExportFormat::Json => config::to_string(t, Format::Json)?,
-        ExportFormat::OpenaiAgentsPy => to_openai_agents_py(t),
+        ExportFormat::OpenaiAgentsPy => to_openai_agents_py(t)?,
         ExportFormat::Mermaid => to_mermaid(t),
         ExportFormat::Dot => to_dot(t),
     })

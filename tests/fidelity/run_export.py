@@ -76,7 +76,14 @@ class ReplayModel(Model):
             "agent": self.agent_name,
             "instructions": system_instructions,
             "input": normalize_input(copy.deepcopy(input)),
-            "tools": [t.name for t in tools] + [h.tool_name for h in handoffs],
+            "tools": [
+                {"name": t.name, "description": t.description, "parameters": t.params_json_schema}
+                for t in tools
+            ]
+            + [
+                {"name": h.tool_name, "description": h.tool_description, "parameters": h.input_json_schema}
+                for h in handoffs
+            ],
         })
         if self.n >= len(self.outputs):
             raise RuntimeError(f"{self.agent_name}: Baton's run has no model call {self.n + 1}")

@@ -10,7 +10,7 @@ use std::process::Command;
 fn inspect(t: &Topology) -> serde_json::Value {
     let dir = tempfile::tempdir().unwrap();
     let module = dir.path().join("exported.py");
-    std::fs::write(&module, baton::export::to_openai_agents_py(t)).unwrap();
+    std::fs::write(&module, baton::export::to_openai_agents_py(t).unwrap()).unwrap();
     let out = Command::new(python())
         .arg(root().join("tests/fidelity/inspect_export.py"))
         .arg(&module)
@@ -111,7 +111,7 @@ fn run_exported(t: &Topology, trace: &baton::trace::Trace) -> serde_json::Value 
     }
     let dir = tempfile::tempdir().unwrap();
     let module = dir.path().join("exported.py");
-    std::fs::write(&module, baton::export::to_openai_agents_py(t)).unwrap();
+    std::fs::write(&module, baton::export::to_openai_agents_py(t).unwrap()).unwrap();
     let script = dir.path().join("scenario.json");
     std::fs::write(&script, serde_json::json!({"input": input, "outputs": outputs}).to_string()).unwrap();
     let out = Command::new(python())
@@ -139,8 +139,15 @@ fn check_run(t: &Topology) {
         w["instructions"] = baton::engine::system_prompt(t, &s.agent).into();
     }
     let got = sdk["calls"].as_array().unwrap();
+    let steps = trace.steps.iter().filter(|s| s.kind == baton::trace::StepKind::ModelCall);
+    for (w, s) in want.iter_mut().zip(steps) {
+        w["tools"] = baton::engine::tools_for(t, &s.agent)
+            .into_iter()
+            .map(|x| serde_json::json!({"name": x.name, "description": x.description, "parameters": x.parameters}))
+            .collect();
+    }
     for (i, (w, g)) in want.iter().zip(got).enumerate() {
-        for k in ["agent", "instructions", "input"] {
+        for k in ["agent", "instructions", "input", "tools"] {
             assert_eq!(
                 g[k], w[k],
                 "{}: model call {i} ({}): {k} differs\n  sdk: {:#}\nbaton: {:#}",
