@@ -5,6 +5,7 @@
 #   fixtures/openai_agents_otlp.py    rewrites the OpenInference / OTel-contrib expected files
 #   fixtures/adk_workflow.py          ADK SequentialAgent + AgentTool session and OTLP
 #   fixtures/adk_api.py               the real `adk api_server` /run and /run_sse (127.0.0.1 only)
+#   fixtures/adk1_session.py          google-adk 1.39.1 `adk run --save_session`  (own venv)
 #   fixtures/pydantic_ai_fixtures.py  pydantic-ai OTel spans                 (own venv)
 #   fixtures/autogen_swarm.py         AutoGen AgentChat Swarm                  (own venv)
 # Output is byte-identical from run to run: `git diff tests/import/fixtures` after this shows
@@ -27,11 +28,13 @@ venv() { # venv <dir> <requirements file>: prints the venv's python
 main_py="$(venv target/fixture-env tests/import/requirements.txt)"
 pai_py="$(venv target/fixture-env-pydantic-ai tests/import/requirements-pydantic-ai.txt)"
 ag_py="$(venv target/fixture-env-autogen tests/import/requirements-autogen.txt)"
+adk1_py="$(venv target/fixture-env-adk1 tests/import/requirements-adk1.txt)"
 
 "$main_py" scripts/make_fixtures.py
 "$main_py" scripts/fixtures/openai_agents_otlp.py
 "$main_py" scripts/fixtures/adk_workflow.py
 "$main_py" scripts/fixtures/adk_api.py
+"$adk1_py" scripts/fixtures/adk1_session.py
 "$pai_py" scripts/fixtures/pydantic_ai_fixtures.py
 "$ag_py" scripts/fixtures/autogen_swarm.py
 echo "fixtures: $(ls tests/import/fixtures | wc -l) files in tests/import/fixtures" >&2

@@ -2,10 +2,10 @@
 //! handoff edge with its context policy mapped to the SDK, `as_tool()` per delegation, mock tools
 //! as `FunctionTool`s, and `max_turns` from the guards.
 
+use crate::config::ConfigError;
 use crate::topology::{
     Agent, AgentKind, ContextPolicy, EdgeKind, FieldSpec, ModelRef, OnRevisit, Provider, Topology, snake_case,
 };
-use crate::config::ConfigError;
 use std::collections::HashMap;
 
 /// A Python string literal (JSON strings are valid Python string literals).
@@ -63,7 +63,6 @@ fn settings_expr(m: &ModelRef) -> Option<String> {
     }
     (!parts.is_empty()).then(|| format!("ModelSettings({})", parts.join(", ")))
 }
-
 
 /// A Python identifier for a field name (`ticket id` → `ticket_id`, `class` → `class_`).
 fn py_ident(name: &str) -> String {

@@ -103,20 +103,35 @@ fn py_str(s: &str) -> String {
     out
 }
 
-/// ADK's rewriting of another agent's event for the current agent: one user message with a
-/// preamble, then each part quoted (parts joined by newlines here).
-fn foreign(author: &str, p: &Parts) -> Option<MsgRec> {
-    let mut lines = vec![PREAMBLE.to_owned()];
-    for t in &p.texts {
-        lines.push(format!("[{author}] said:\n{BEGIN}\n{t}\n{END}"));
+/// Which contents processor rewrote other agents' turns: ADK 2.x quotes them between markers
+/// after a preamble; ADK 1.x (and earlier) writes one "For context:" part, then a part per item.
+#[derive(Clone, Copy, PartialEq)]
+enum Rewrite {
+    V1,
+    V2,
+}
+
+/// ADK's rewriting of another agent's event for the current agent: one user message (its parts
+/// joined by newlines here).
+fn foreign(author: &str, p: &Parts, rewrite: Rewrite) -> Option<MsgRec> {
+    let quote = |head: String, body: String| match rewrite {
+        Rewrite::V2 => format!("{head}\n{BEGIN}\n{body}\n{END}"),
+        Rewrite::V1 => format!("{head} {body}"),
+    };
+    let mut lines = vec![match rewrite {
+        Rewrite::V2 => PREAMBLE.to_owned(),
+        Rewrite::V1 => "For context:".to_owned(),
+    }];
+    for t in p.texts.iter().filter(|t| rewrite == Rewrite::V2 || !t.trim().is_empty()) {
+        lines.push(quote(format!("[{author}] said:"), t.clone()));
     }
     for c in &p.calls {
         let args: Value = serde_json::from_str(&c.arguments).unwrap_or(Value::Null);
-        lines.push(format!("[{author}] called tool `{}` with parameters:\n{BEGIN}\n{}\n{END}", c.name, py_repr(&args)));
+        lines.push(quote(format!("[{author}] called tool `{}` with parameters:", c.name), py_repr(&args)));
     }
     for (_, name, resp) in &p.responses {
         let r: Value = serde_json::from_str(resp).unwrap_or(Value::String(resp.clone()));
-        lines.push(format!("[{author}] `{name}` tool returned result:\n{BEGIN}\n{}\n{END}", py_repr(&r)));
+        lines.push(quote(format!("[{author}] `{name}` tool returned result:"), py_repr(&r)));
     }
     // What was quoted, as the quoted agent's own messages hold it (see `to_run`).
     let mut quotes = vec![];
@@ -162,6 +177,9 @@ pub fn to_run(session: &Value) -> Result<RecordedRun, super::Malformed> {
     let mut started = 0f64;
     let mut ended = 0f64;
     let mut agent_tools: Vec<String> = vec![];
+    // ADK 2.x writes `nodeInfo` on every event; a file without it was written by ADK 1.x.
+    let rewrite =
+        if events.iter().any(|e| get(e, "node_info", "nodeInfo").is_some()) { Rewrite::V2 } else { Rewrite::V1 };
     for (i, ev) in events.iter().enumerate() {
         let author =
             ev.get("author").and_then(Value::as_str).ok_or_else(|| format!("event {i} has no author"))?.to_owned();
@@ -243,7 +261,7 @@ pub fn to_run(session: &Value) -> Result<RecordedRun, super::Malformed> {
                             ..Default::default()
                         });
                     }
-                } else if let Some(m) = foreign(who, q) {
+                } else if let Some(m) = foreign(who, q, rewrite) {
                     input.push(m);
                 }
             }
@@ -323,12 +341,20 @@ pub fn to_run(session: &Value) -> Result<RecordedRun, super::Malformed> {
             std::time::UNIX_EPOCH.checked_add(d).filter(|_| t < 253_402_300_799.0).unwrap_or(std::time::UNIX_EPOCH);
         humantime::format_rfc3339_micros(at).to_string()
     };
-    let mut notes: Vec<String> = vec![
-        "ADK sessions keep events, not model requests: each agent's input was rebuilt the way ADK 2.x's contents \
-         processor builds it (other agents' turns quoted in \"For context:\" user messages); an agent with \
-         include_contents='none' saw less than this"
-            .into(),
-    ];
+    let version = match rewrite {
+        Rewrite::V2 => {
+            "ADK 2.x's contents processor builds it (other agents' turns quoted between markers in \
+                        \"For context:\" user messages)"
+        }
+        Rewrite::V1 => {
+            "ADK 1.x's contents processor builds it (other agents' turns as \"For context:\" user \
+                        messages, a part per item; the events carry no nodeInfo, which ADK 2.x writes)"
+        }
+    };
+    let mut notes: Vec<String> = vec![format!(
+        "ADK sessions keep events, not model requests: each agent's input was rebuilt the way {version}; an agent \
+         with include_contents='none' saw less than this"
+    )];
     if !agent_tools.is_empty() {
         notes.push(format!(
             "{} ran as an agent tool (ADK's AgentTool: a `request` argument, a `{{\"result\": …}}` answer): a delegation \

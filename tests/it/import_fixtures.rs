@@ -234,7 +234,7 @@ fn openinference_and_contrib_instrumentations_are_read() {
 
 #[test]
 fn adk_sessions_rebuild_what_adk_sent_the_model() {
-    for f in ["adk_session.json", "adk_session.camel.json", "adk_session_none.json"] {
+    for f in ["adk_session.json", "adk_session.camel.json", "adk_session_none.json", "adk_session_v1.json"] {
         check(f, Truth::Exact);
     }
 }
