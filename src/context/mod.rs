@@ -132,6 +132,15 @@ pub struct Item {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[ts(as = "Vec<String>")]
     pub derived_from: Vec<ItemId>,
+    /// The id the provider gave this output item (`msg_…`, `fc_…`; the Agents SDK's
+    /// `__fake_id__` for Chat Completions), which the SDK prints in nested handoff history.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub provider_id: Option<String>,
+    /// The provider's status of this output item (`completed`), when it set one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub status: Option<String>,
 }
 
 /// The fields of a new item; the id is computed from them.
@@ -143,6 +152,8 @@ pub struct NewItem {
     pub call_id: Option<String>,
     pub fact: Option<String>,
     pub derived_from: Vec<ItemId>,
+    pub provider_id: Option<String>,
+    pub status: Option<String>,
 }
 
 impl Item {
@@ -163,6 +174,13 @@ impl Item {
         for d in &f.derived_from {
             field(&d.0);
         }
+        // Only when set, so items without provider ids keep the ids they always had.
+        for (tag, v) in [("provider_id", &f.provider_id), ("status", &f.status)] {
+            if let Some(v) = v {
+                field(tag.as_bytes());
+                field(v.as_bytes());
+            }
+        }
         let mut id = [0u8; 16];
         id.copy_from_slice(&h.finalize().as_bytes()[..16]);
         Item {
@@ -176,6 +194,8 @@ impl Item {
             agent: agent.to_owned(),
             turn,
             derived_from: f.derived_from,
+            provider_id: f.provider_id,
+            status: f.status,
         }
     }
 

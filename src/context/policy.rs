@@ -158,6 +158,11 @@ fn js(s: &str) -> String {
     serde_json::to_string(s).expect("strings serialize")
 }
 
+/// `"id": "…", ` first in an output message or reasoning item, when the provider gave one.
+fn id_field(item: &Item) -> String {
+    item.provider_id.as_deref().map(|i| format!("\"id\": {}, ", js(i))).unwrap_or_default()
+}
+
 /// One transcript line, as the SDK's `_format_transcript_item` renders the input item.
 fn render_for_summary(item: &Item) -> String {
     let multiline = item.text.contains('\n') || item.text.contains('\r');
@@ -171,15 +176,21 @@ fn render_for_summary(item: &Item) -> String {
         ItemKind::AssistantMessage if item.turn == 0 => {
             format!("{{\"content\": {}, \"role\": \"assistant\"}}", js(&item.text))
         }
+        // Output items as the SDK dumps them: the openai types' field order, `id` and `status`
+        // where the provider set them.
         ItemKind::AssistantMessage => format!(
-            "{{\"content\": [{{\"annotations\": [], \"text\": {}, \"type\": \"output_text\"}}], \"role\": \"assistant\", \"status\": \"completed\", \"type\": \"message\"}}",
-            js(&item.text)
+            "{{{}\"content\": [{{\"annotations\": [], \"text\": {}, \"type\": \"output_text\"}}], \"role\": \"assistant\", \"status\": {}, \"type\": \"message\"}}",
+            id_field(item),
+            js(&item.text),
+            js(item.status.as_deref().unwrap_or("completed"))
         ),
         ItemKind::ToolCall | ItemKind::TransferCall => format!(
-            "{{\"arguments\": {}, \"call_id\": {}, \"name\": {}, \"type\": \"function_call\"}}",
+            "{{\"arguments\": {}, \"call_id\": {}, \"name\": {}, \"type\": \"function_call\"{}{}}}",
             js(item.arguments.as_deref().unwrap_or("{}")),
             js(item.call_id.as_deref().unwrap_or("")),
-            js(item.name.as_deref().unwrap_or(""))
+            js(item.name.as_deref().unwrap_or("")),
+            item.provider_id.as_deref().map(|i| format!(", \"id\": {}", js(i))).unwrap_or_default(),
+            item.status.as_deref().map(|s| format!(", \"status\": {}", js(s))).unwrap_or_default()
         ),
         ItemKind::ToolResult | ItemKind::TransferOutput => format!(
             "{{\"call_id\": {}, \"output\": {}, \"type\": \"function_call_output\"}}",
@@ -187,8 +198,10 @@ fn render_for_summary(item: &Item) -> String {
             js(&item.text)
         ),
         ItemKind::Reasoning => format!(
-            "{{\"summary\": [{{\"text\": {}, \"type\": \"summary_text\"}}], \"type\": \"reasoning\"}}",
-            js(&item.text)
+            "{{{}\"summary\": [{{\"text\": {}, \"type\": \"summary_text\"}}], \"type\": \"reasoning\"{}}}",
+            id_field(item),
+            js(&item.text),
+            item.status.as_deref().map(|s| format!(", \"status\": {}", js(s))).unwrap_or_default()
         ),
         ItemKind::Instructions | ItemKind::PinnedFact => format!("system: {}", item.text),
     }

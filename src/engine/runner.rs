@@ -296,14 +296,23 @@ impl<'t> Runner<'t> {
                 let mut output = vec![];
                 let mut calls: Vec<(ItemId, String, String)> = vec![]; // (item, name, call_id)
                 let mut last_message = None;
+                let mut refs = resp.refs.into_iter();
                 for o in resp.output {
+                    let r = refs.next().unwrap_or_default();
+                    let (provider_id, status) = (r.id, r.status);
                     let id = match o {
-                        OutputItem::Reasoning(text) => {
-                            self.add(ItemKind::Reasoning, &owner, NewItem { text, ..Default::default() })
-                        }
+                        OutputItem::Reasoning(text) => self.add(
+                            ItemKind::Reasoning,
+                            &owner,
+                            NewItem { text, provider_id, status, ..Default::default() },
+                        ),
                         OutputItem::Message(text) => {
                             last_message = Some(text.clone());
-                            self.add(ItemKind::AssistantMessage, &owner, NewItem { text, ..Default::default() })
+                            self.add(
+                                ItemKind::AssistantMessage,
+                                &owner,
+                                NewItem { text, provider_id, status, ..Default::default() },
+                            )
                         }
                         OutputItem::Call { name, arguments, call_id } => {
                             let transfer =
@@ -316,6 +325,8 @@ impl<'t> Runner<'t> {
                                     name: Some(name.clone()),
                                     arguments: Some(arguments),
                                     call_id: Some(call_id.clone()),
+                                    provider_id,
+                                    status,
                                     ..Default::default()
                                 },
                             );

@@ -108,6 +108,8 @@ impl Builder<'_> {
             call_id: c.call_id.map(str::to_owned),
             fact: None,
             derived_from,
+            provider_id: None,
+            status: None,
         };
         let id = self.add(Item::new(kind, agent, turn, f));
         self.exact.insert(exact, id);
@@ -266,6 +268,8 @@ impl Builder<'_> {
                         call_id: item.call_id.clone(),
                         fact: None,
                         derived_from: sources,
+                        provider_id: item.provider_id.clone(),
+                        status: item.status.clone(),
                     },
                 );
                 out.push(self.store.add(derived));

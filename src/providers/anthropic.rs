@@ -5,7 +5,7 @@
 use super::http::{self, Endpoint};
 use super::openai_chat::check_args;
 use super::wire::{Msg, args_object, conversation};
-use super::{Model, ModelError, ModelRequest, ModelResponse, OutputItem, Usage};
+use super::{Model, ModelError, ModelRequest, ModelResponse, OutputItem, OutputRef, Usage};
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
@@ -90,7 +90,9 @@ impl Anthropic {
             http::json_body(LABEL, resp, &self.ep.cancel).await?
         };
         let (output, usage) = parse_response(&response)?;
-        Ok(ModelResponse { output, usage, exchange: Some(json!({"request": body, "response": response})) })
+        // The SDK reaches this provider through LiteLLM and its Chat Completions converter.
+        let refs = output.iter().map(OutputRef::sdk_fake).collect();
+        Ok(ModelResponse { output, refs, usage, exchange: Some(json!({"request": body, "response": response})) })
     }
 
     /// Rebuilds the final message from the stream's events.

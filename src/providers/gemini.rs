@@ -4,7 +4,7 @@
 
 use super::http::{self, Endpoint};
 use super::wire::{Msg, args_object, conversation};
-use super::{Model, ModelError, ModelRequest, ModelResponse, OutputItem, Usage};
+use super::{Model, ModelError, ModelRequest, ModelResponse, OutputItem, OutputRef, Usage};
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
@@ -150,7 +150,9 @@ impl Gemini {
             http::json_body(LABEL, resp, &self.ep.cancel).await?
         };
         let (output, usage) = parse_response(&response, req.turn)?;
-        Ok(ModelResponse { output, usage, exchange: Some(json!({"request": body, "response": response})) })
+        // The SDK reaches this provider through LiteLLM and its Chat Completions converter.
+        let refs = output.iter().map(OutputRef::sdk_fake).collect();
+        Ok(ModelResponse { output, refs, usage, exchange: Some(json!({"request": body, "response": response})) })
     }
 }
 

@@ -2,7 +2,7 @@
 //! Ordered rules, first match wins. Tokens are estimated as ceil(chars / 4) per text plus 3
 //! per item, the common rule of thumb for English text with OpenAI tokenizers.
 
-use super::{Model, ModelError, ModelRequest, ModelResponse, OutputItem, Usage};
+use super::{Model, ModelError, ModelRequest, ModelResponse, OutputItem, OutputRef, Usage};
 use crate::context::{Presence, fact_presence, normalize};
 use crate::topology::{MockRule, MockWhen, Scenario};
 use futures::future::BoxFuture;
@@ -107,7 +107,21 @@ impl MockModel {
                 OutputItem::Call { name, arguments, .. } => estimate_tokens(name) + estimate_tokens(arguments),
             })
             .sum();
-        Ok(ModelResponse { output, usage: Usage { input_tokens, output_tokens }, exchange: None })
+        // Ids as a Responses API model sets them (deterministic: the turn and the item's place).
+        let refs = output
+            .iter()
+            .enumerate()
+            .map(|(i, o)| match o {
+                OutputItem::Message(_) => {
+                    OutputRef { id: Some(format!("msg_{}_{i}", req.turn)), status: Some("completed".into()) }
+                }
+                OutputItem::Call { call_id, .. } => {
+                    OutputRef { id: Some(format!("fc_{call_id}")), status: Some("completed".into()) }
+                }
+                OutputItem::Reasoning(_) => OutputRef { id: Some(format!("rs_{}_{i}", req.turn)), status: None },
+            })
+            .collect();
+        Ok(ModelResponse { output, refs, usage: Usage { input_tokens, output_tokens }, exchange: None })
     }
 }
 

@@ -61,7 +61,25 @@ pub struct ModelRequest<'a> {
     pub facts: &'a [PinnedFact],
 }
 
-/// One output item of a model response.
+/// The provider's id and status of one output item.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OutputRef {
+    pub id: Option<String>,
+    pub status: Option<String>,
+}
+
+impl OutputRef {
+    /// What the Agents SDK's Chat Completions converter gives every item it makes (its
+    /// `FAKE_RESPONSES_ID`); messages are `completed`, the rest carry no status.
+    pub fn sdk_fake(item: &OutputItem) -> OutputRef {
+        OutputRef {
+            id: Some("__fake_id__".into()),
+            status: matches!(item, OutputItem::Message(_)).then(|| "completed".to_owned()),
+        }
+    }
+}
+
+/// One item of a model's answer.
 #[derive(Debug, Clone, PartialEq)]
 pub enum OutputItem {
     Reasoning(String),
@@ -88,6 +106,8 @@ impl std::ops::AddAssign for Usage {
 #[derive(Debug, Clone)]
 pub struct ModelResponse {
     pub output: Vec<OutputItem>,
+    /// The provider's id and status of each output item, in the same order (empty: none given).
+    pub refs: Vec<OutputRef>,
     pub usage: Usage,
     /// The request and response bodies as sent and received (no auth headers), for the trace.
     pub exchange: Option<serde_json::Value>,

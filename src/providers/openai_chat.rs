@@ -4,7 +4,7 @@
 
 use super::http::{self, Endpoint};
 use super::wire::{Msg, conversation};
-use super::{Model, ModelError, ModelRequest, ModelResponse, OutputItem, ToolSpec, Usage};
+use super::{Model, ModelError, ModelRequest, ModelResponse, OutputItem, OutputRef, ToolSpec, Usage};
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
@@ -87,7 +87,9 @@ impl OpenAiChat {
             let (o, u) = parse_response(self.ep.label, &v, req.turn)?;
             (o, u, v)
         };
-        Ok(ModelResponse { output, usage, exchange: Some(json!({"request": body, "response": response})) })
+        // What the SDK's Chat Completions converter gives the items it builds.
+        let refs = output.iter().map(OutputRef::sdk_fake).collect();
+        Ok(ModelResponse { output, refs, usage, exchange: Some(json!({"request": body, "response": response})) })
     }
 
     async fn read_stream(

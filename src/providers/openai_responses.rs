@@ -5,7 +5,7 @@
 use super::http::{self, Endpoint};
 use super::openai_chat::{check_args, normalize_args};
 use super::wire::{Msg, conversation};
-use super::{Model, ModelError, ModelRequest, ModelResponse, OutputItem, Usage};
+use super::{Model, ModelError, ModelRequest, ModelResponse, OutputItem, OutputRef, Usage};
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
@@ -72,8 +72,8 @@ impl OpenAiResponses {
         } else {
             http::json_body(LABEL, resp, &self.ep.cancel).await?
         };
-        let (output, usage) = parse_response(&response)?;
-        Ok(ModelResponse { output, usage, exchange: Some(json!({"request": body, "response": response})) })
+        let (output, refs, usage) = parse_response(&response)?;
+        Ok(ModelResponse { output, refs, usage, exchange: Some(json!({"request": body, "response": response})) })
     }
 
     /// Rebuilds the final response from the stream: `response.completed` carries it whole;
@@ -149,13 +149,15 @@ impl OpenAiResponses {
     }
 }
 
-pub fn parse_response(v: &Value) -> Result<(Vec<OutputItem>, Usage), ModelError> {
+pub fn parse_response(v: &Value) -> Result<(Vec<OutputItem>, Vec<OutputRef>, Usage), ModelError> {
     let output = v.get("output").and_then(Value::as_array).ok_or_else(|| ModelError::Protocol {
         provider: LABEL.into(),
         message: format!("no output in {}", v.to_string().chars().take(200).collect::<String>()),
     })?;
     let mut out = vec![];
+    let mut refs = vec![];
     for item in output {
+        let before = out.len();
         match item.get("type").and_then(Value::as_str) {
             Some("message") => {
                 let text: String = item
@@ -190,12 +192,17 @@ pub fn parse_response(v: &Value) -> Result<(Vec<OutputItem>, Usage), ModelError>
             }
             _ => {}
         }
+        if out.len() > before {
+            // The item's own id and status, which the SDK keeps on the item it builds.
+            let text = |k: &str| item.get(k).and_then(Value::as_str).map(str::to_owned);
+            refs.push(OutputRef { id: text("id"), status: text("status") });
+        }
     }
     let usage = Usage {
         input_tokens: v.pointer("/usage/input_tokens").and_then(Value::as_u64).unwrap_or(0),
         output_tokens: v.pointer("/usage/output_tokens").and_then(Value::as_u64).unwrap_or(0),
     };
-    Ok((out, usage))
+    Ok((out, refs, usage))
 }
 
 impl Model for OpenAiResponses {

@@ -43,24 +43,22 @@ from agents.usage import Usage  # noqa: E402
 
 
 def output_item(o: dict[str, Any], n: int) -> Any:
+    """The SDK item for one of Baton's outputs, with the provider id and status Baton recorded."""
+    ids = {k: o[k] for k in ("id", "status") if o.get(k) is not None}
     if o["type"] == "message":
         return ResponseOutputMessage(
-            id=f"msg_{n}",
+            id=o.get("id") or f"msg_{n}",
             type="message",
             role="assistant",
-            status="completed",
+            status=o.get("status") or "completed",
             content=[ResponseOutputText(type="output_text", text=o["text"], annotations=[])],
         )
     if o["type"] == "reasoning":
-        # Baton's items carry no provider ids, so the reasoning item is built without one (the
-        # Responses API always sets it, and the SDK's nested history then shows it: a known
-        # difference of `nest_summary`, see docs/sdk-semantics.md).
         return ResponseReasoningItem.model_construct(
-            type="reasoning", summary=[Summary(type="summary_text", text=o["text"])]
+            type="reasoning", summary=[Summary(type="summary_text", text=o["text"])], **ids
         )
-    # `id` and `status` left unset, as in sdk_harness.py (they would enter nested-history text).
     return ResponseFunctionToolCall(
-        type="function_call", name=o["name"], arguments=o["arguments"], call_id=o["call_id"]
+        type="function_call", name=o["name"], arguments=o["arguments"], call_id=o["call_id"], **ids
     )
 
 

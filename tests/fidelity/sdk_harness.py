@@ -50,9 +50,10 @@ logging.getLogger("openai.agents").setLevel(logging.ERROR)
 # --------------------------------------------------------------------------- output builders
 
 
-def msg(text: str, idx: int = 0) -> ResponseOutputMessage:
+def msg(text: str, id: str) -> ResponseOutputMessage:
+    """An output message with the id Baton's mock gives it (`msg_<turn>_<index in the output>`)."""
     return ResponseOutputMessage(
-        id=f"msg_{idx}",
+        id=id,
         type="message",
         role="assistant",
         status="completed",
@@ -61,14 +62,15 @@ def msg(text: str, idx: int = 0) -> ResponseOutputMessage:
 
 
 def call(name: str, arguments: str, call_id: str) -> ResponseFunctionToolCall:
-    # `id` and `status` are deliberately left unset: they are optional, and when set they
-    # would leak into the JSON rendering of function calls inside nested handoff history
-    # (json.dumps of the whole item), making the expected text depend on fake ids.
+    # `id` and `status` set as the Responses API sets them (Baton's mock: `fc_<call_id>`,
+    # completed): the SDK prints them in nested handoff history, and Baton must too.
     return ResponseFunctionToolCall(
         type="function_call",
         name=name,
         arguments=arguments,
         call_id=call_id,
+        id=f"fc_{call_id}",
+        status="completed",
     )
 
 
@@ -201,7 +203,7 @@ def _triage_billing(rec: Recorder, handoff_kwargs: dict[str, Any]) -> Agent:
     billing = Agent(
         name="Billing",
         instructions="billing",
-        model=ScriptedModel("Billing", [[msg("Refund issued.")]], rec),
+        model=ScriptedModel("Billing", [[msg("Refund issued.", "msg_3_0")]], rec),
     )
     triage = Agent(
         name="Triage",
@@ -212,7 +214,7 @@ def _triage_billing(rec: Recorder, handoff_kwargs: dict[str, Any]) -> Agent:
             "Triage",
             [
                 [call("lookup_invoice", '{"id":"88"}', "call_1")],
-                [msg("Routing you to billing."), call("transfer_to_billing", "{}", "call_2")],
+                [msg("Routing you to billing.", "msg_2_0"), call("transfer_to_billing", "{}", "call_2")],
             ],
             rec,
         ),
@@ -254,7 +256,7 @@ async def scenario_as_tool() -> dict[str, Any]:
     technical = Agent(
         name="Technical",
         instructions="technical",
-        model=ScriptedModel("Technical", [[msg("Line 7 is fine.")]], rec),
+        model=ScriptedModel("Technical", [[msg("Line 7 is fine.", "msg_2_0")]], rec),
     )
     billing = Agent(
         name="Billing",
@@ -266,7 +268,7 @@ async def scenario_as_tool() -> dict[str, Any]:
             "Billing",
             [
                 [call("ask_technical", '{"input":"check line 7"}', "call_t")],
-                [msg("Refund issued after check.")],
+                [msg("Refund issued after check.", "msg_3_0")],
             ],
             rec,
         ),
@@ -281,12 +283,12 @@ async def scenario_two_handoffs() -> dict[str, Any]:
     billing = Agent(
         name="Billing",
         instructions="billing",
-        model=ScriptedModel("Billing", [[msg("Refund issued.")]], rec),
+        model=ScriptedModel("Billing", [[msg("Refund issued.", "msg_2_0")]], rec),
     )
     technical = Agent(
         name="Technical",
         instructions="technical",
-        model=ScriptedModel("Technical", [[msg("Technical answer.")]], rec),
+        model=ScriptedModel("Technical", [[msg("Technical answer.", "msg_2_0")]], rec),
     )
     triage = Agent(
         name="Triage",

@@ -102,9 +102,16 @@ fn run_exported(t: &Topology, trace: &baton::trace::Trace) -> serde_json::Value 
             .iter()
             .map(|id| trace.item(*id).unwrap())
             .map(|i| match i.kind {
-                baton::context::ItemKind::Reasoning => serde_json::json!({"type": "reasoning", "text": i.text}),
-                baton::context::ItemKind::AssistantMessage => serde_json::json!({"type": "message", "text": i.text}),
-                _ => serde_json::json!({"type": "function_call", "name": i.name, "arguments": i.arguments, "call_id": i.call_id}),
+                baton::context::ItemKind::Reasoning => {
+                    serde_json::json!({"type": "reasoning", "text": i.text, "id": i.provider_id, "status": i.status})
+                }
+                baton::context::ItemKind::AssistantMessage => {
+                    serde_json::json!({"type": "message", "text": i.text, "id": i.provider_id, "status": i.status})
+                }
+                _ => serde_json::json!({
+                    "type": "function_call", "name": i.name, "arguments": i.arguments, "call_id": i.call_id,
+                    "id": i.provider_id, "status": i.status
+                }),
             })
             .collect();
         outputs.entry(name).or_insert_with(|| serde_json::json!([])).as_array_mut().unwrap().push(items.into());

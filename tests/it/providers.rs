@@ -154,6 +154,13 @@ fn openai_chat_round_trip_with_tool_calls() {
         // Bodies are in the trace; the key is not.
         let text = serde_json::to_string(&trace).unwrap();
         assert!(text.contains("chatcmpl-1") && !text.contains(KEY));
+        // Items carry what the SDK's Chat Completions converter gives the items it builds
+        // (chatcmpl_converter.py: FAKE_RESPONSES_ID; messages "completed", calls no status),
+        // which its nested handoff history prints.
+        let answer = trace.items.iter().find(|i| i.text == "Refunded.").unwrap();
+        assert_eq!((answer.provider_id.as_deref(), answer.status.as_deref()), (Some("__fake_id__"), Some("completed")));
+        let call = trace.items.iter().find(|i| i.call_id.as_deref() == Some("call_r1") && i.name.is_some()).unwrap();
+        assert_eq!((call.provider_id.as_deref(), call.status.as_deref()), (Some("__fake_id__"), None));
     });
 }
 
@@ -236,6 +243,12 @@ fn openai_responses_round_trip_and_streaming() {
         assert!(input.contains(&json!({"type": "function_call", "call_id": "call_r", "name": "issue_refund", "arguments": "{\"charge_id\":\"ch_1\"}"})));
         assert!(input.contains(&json!({"type": "function_call_output", "call_id": "call_r", "output": "refunded ch_1"})));
         assert_eq!(trace.usage.input_tokens, 61);
+        // The ids the Responses API gave the items stay with them (the SDK prints them in
+        // nested handoff history).
+        let reasoning = trace.items.iter().find(|i| i.text == "billing issue").unwrap();
+        assert_eq!(reasoning.provider_id.as_deref(), Some("rs_1"));
+        let call = trace.items.iter().find(|i| i.call_id.as_deref() == Some("call_h") && i.name.is_some()).unwrap();
+        assert_eq!(call.provider_id.as_deref(), Some("fc_1"));
     });
 }
 

@@ -36,4 +36,13 @@ turn: number,
 /**
  * Items this one was derived from (a summary, a serialized field, a delegation's input).
  */
-derived_from?: Array<string>, };
+derived_from?: Array<string>, 
+/**
+ * The id the provider gave this output item (`msg_…`, `fc_…`; the Agents SDK's
+ * `__fake_id__` for Chat Completions), which the SDK prints in nested handoff history.
+ */
+provider_id?: string, 
+/**
+ * The provider's status of this output item (`completed`), when it set one.
+ */
+status?: string, };
