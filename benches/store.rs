@@ -24,7 +24,12 @@ impl Model for Poller {
             }
         };
         let out = vec![OutputItem::Reasoning(format!("turn {} of {}", req.turn, req.agent.name)), call];
-        Box::pin(std::future::ready(Ok(ModelResponse { output: out, usage: Usage::default(), exchange: None })))
+        Box::pin(std::future::ready(Ok(ModelResponse {
+            output: out,
+            refs: vec![],
+            usage: Usage::default(),
+            exchange: None,
+        })))
     }
 }
 
