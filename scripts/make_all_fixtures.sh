@@ -4,6 +4,7 @@
 #   make_fixtures.py                  openai-agents / google-adk / OTel (empties the folder first!)
 #   fixtures/openai_agents_otlp.py    rewrites the OpenInference / OTel-contrib expected files
 #   fixtures/adk_workflow.py          ADK SequentialAgent + AgentTool session and OTLP
+#   fixtures/adk_peers.py             ADK transfers to a sub-agent, a peer and back to the parent
 #   fixtures/adk_api.py               the real `adk api_server` /run and /run_sse (127.0.0.1 only)
 #   fixtures/adk1_session.py          google-adk 1.39.1 `adk run --save_session`  (own venv)
 #   fixtures/pydantic_ai_fixtures.py  pydantic-ai OTel spans                 (own venv)
@@ -33,6 +34,7 @@ adk1_py="$(venv target/fixture-env-adk1 tests/import/requirements-adk1.txt)"
 "$main_py" scripts/make_fixtures.py
 "$main_py" scripts/fixtures/openai_agents_otlp.py
 "$main_py" scripts/fixtures/adk_workflow.py
+"$main_py" scripts/fixtures/adk_peers.py
 "$main_py" scripts/fixtures/adk_api.py
 "$adk1_py" scripts/fixtures/adk1_session.py
 "$pai_py" scripts/fixtures/pydantic_ai_fixtures.py

@@ -247,6 +247,14 @@ fn adk_workflows_and_agent_tools_are_read_as_transfers() {
     check("otlp_adk_workflow.json", Truth::Exact);
 }
 
+/// ADK transfers down to a sub-agent, across to a peer and back up to the parent: each
+/// receiver's first request (the parent's second one, its own turn kept as its own) is rebuilt
+/// exactly as google-adk 2.13 sent it.
+#[test]
+fn adk_transfers_to_peers_and_parents_rebuild_what_adk_sent() {
+    check("adk_peers.session.json", Truth::Exact);
+}
+
 /// pydantic-ai's own spans: a delegation through a tool (`billing.run` inside `ask_billing`) and an
 /// application-level hand-over (`refunds` run on support's `all_messages()`).
 #[test]
