@@ -54,7 +54,8 @@ pub(crate) fn calls(trace: &Trace) -> Vec<Value> {
                     ItemKind::Instructions | ItemKind::PinnedFact => unreachable!(),
                 })
                 .collect();
-            json!({"agent": agent.name, "instructions": agent.instructions, "input": input})
+            // The system prompt the engine actually sends, not the configured instructions.
+            json!({"agent": agent.name, "instructions": baton::engine::system_prompt(def, &s.agent), "input": input})
         })
         .collect()
 }
