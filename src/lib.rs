@@ -2,6 +2,7 @@
 //! host-agnostic command layer shared by the CLI and the desktop app. No Tauri in here.
 
 pub mod api;
+pub mod collect;
 pub mod config;
 pub mod context;
 pub mod engine;

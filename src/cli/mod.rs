@@ -12,6 +12,7 @@ mod providers;
 mod refactor;
 mod run;
 mod runs;
+mod collect;
 mod serve;
 mod trace;
 mod validate;
@@ -46,6 +47,8 @@ enum Command {
     Runs(runs::Cmd),
     /// Serve the UI and the command layer over HTTP on 127.0.0.1 (browser tests, development).
     Serve(serve::Args),
+    /// Listen for OpenTelemetry traces (OTLP/HTTP) from a running system and save its runs.
+    Collect(collect::Args),
     /// Check model providers; manage their keys in the OS keyring.
     #[command(subcommand)]
     Providers(providers::Cmd),
@@ -75,6 +78,7 @@ pub fn main() -> i32 {
         Command::Trace(c) => trace::run(c),
         Command::Runs(c) => runs::run(c),
         Command::Serve(a) => serve::run(a),
+        Command::Collect(a) => collect::run(a),
         Command::Providers(c) => providers::run(c),
         Command::Schema => {
             print!("{}", baton::config::topology_schema());

@@ -1,0 +1,120 @@
+//! OTLP/HTTP trace request bodies into spans: protobuf (`application/x-protobuf`, the exporters'
+//! default) or JSON, gzip or not, with a limit on the decompressed size (a gzip bomb is refused,
+//! not inflated). Decoding uses the maintained `opentelemetry-proto` types.
+
+use crate::import::otlp::Span;
+use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
+use opentelemetry_proto::tonic::common::v1::{AnyValue, any_value};
+use prost::Message;
+use serde_json::Value;
+use std::io::Read;
+
+/// Why a body was refused, with the HTTP status OTLP/HTTP gives it.
+#[derive(Debug)]
+pub enum Refused {
+    /// 400: not a trace request of the declared type.
+    Malformed(String),
+    /// 413: larger than the limit (after decompression).
+    TooLarge(usize),
+    /// 415: a content type OTLP/HTTP does not define.
+    MediaType(String),
+}
+
+/// The body's encoding, from `Content-Type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    Protobuf,
+    Json,
+}
+
+impl Encoding {
+    pub fn from_content_type(ct: &str) -> Result<Encoding, Refused> {
+        let base = ct.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+        match base.as_str() {
+            "application/x-protobuf" | "application/protobuf" => Ok(Encoding::Protobuf),
+            "application/json" => Ok(Encoding::Json),
+            other => Err(Refused::MediaType(format!(
+                "content type '{other}' is not OTLP/HTTP: send application/x-protobuf or application/json"
+            ))),
+        }
+    }
+}
+
+/// The body, decompressed when `Content-Encoding: gzip`, never past `limit` bytes.
+pub fn inflate(body: &[u8], gzip: bool, limit: usize) -> Result<Vec<u8>, Refused> {
+    if !gzip {
+        return Ok(body.to_vec());
+    }
+    let mut out = Vec::new();
+    let mut r = flate2::read::GzDecoder::new(body).take(limit as u64 + 1);
+    r.read_to_end(&mut out).map_err(|e| Refused::Malformed(format!("the gzip body cannot be read: {e}")))?;
+    if out.len() > limit {
+        return Err(Refused::TooLarge(limit));
+    }
+    Ok(out)
+}
+
+/// The spans of a request, and how many were rejected (no trace or span id), with why.
+pub fn spans(body: &[u8], encoding: Encoding) -> Result<(Vec<Span>, i64, Option<String>), Refused> {
+    let spans = match encoding {
+        Encoding::Json => crate::import::otlp::spans_from_slice(body)
+            .map_err(|e| Refused::Malformed(format!("the JSON body is not an OTLP trace request: {e}")))?,
+        Encoding::Protobuf => {
+            let req = ExportTraceServiceRequest::decode(body)
+                .map_err(|e| Refused::Malformed(format!("the protobuf body is not an ExportTraceServiceRequest: {e}")))?;
+            from_proto(req)
+        }
+    };
+    let before = spans.len();
+    let kept: Vec<Span> = spans.into_iter().filter(|s| !s.trace_id.is_empty() && !s.id.is_empty()).collect();
+    let rejected = (before - kept.len()) as i64;
+    let why = (rejected > 0).then(|| format!("{rejected} span(s) without a trace id or span id were dropped"));
+    Ok((kept, rejected, why))
+}
+
+fn from_proto(req: ExportTraceServiceRequest) -> Vec<Span> {
+    let mut out = vec![];
+    for rs in req.resource_spans {
+        for ss in rs.scope_spans {
+            for sp in ss.spans {
+                let error = sp
+                    .status
+                    .as_ref()
+                    .filter(|s| s.code == 2)
+                    .map(|s| if s.message.is_empty() { "error".to_owned() } else { s.message.clone() });
+                out.push(Span {
+                    trace_id: hex::encode(&sp.trace_id),
+                    id: hex::encode(&sp.span_id),
+                    parent: hex::encode(&sp.parent_span_id),
+                    name: sp.name,
+                    start: sp.start_time_unix_nano as u128,
+                    end: sp.end_time_unix_nano as u128,
+                    attrs: sp
+                        .attributes
+                        .into_iter()
+                        .map(|kv| (kv.key, kv.value.map(value).unwrap_or(Value::Null)))
+                        .collect(),
+                    error,
+                    kind: Default::default(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// An OTLP AnyValue as plain JSON (as the JSON reader gives it).
+fn value(v: AnyValue) -> Value {
+    match v.value {
+        Some(any_value::Value::StringValue(s)) => Value::String(s),
+        Some(any_value::Value::BoolValue(b)) => Value::Bool(b),
+        Some(any_value::Value::IntValue(i)) => Value::from(i),
+        Some(any_value::Value::DoubleValue(d)) => Value::from(d),
+        Some(any_value::Value::ArrayValue(a)) => Value::Array(a.values.into_iter().map(value).collect()),
+        Some(any_value::Value::KvlistValue(kv)) => Value::Object(
+            kv.values.into_iter().map(|kv| (kv.key, kv.value.map(value).unwrap_or(Value::Null))).collect(),
+        ),
+        Some(any_value::Value::BytesValue(b)) => Value::String(hex::encode(b)),
+        _ => Value::Null,
+    }
+}

@@ -1,0 +1,146 @@
+//! Baton as a local OTLP endpoint (`baton collect`): OTLP/HTTP `POST /v1/traces` in protobuf or
+//! JSON, gzip or not, from the exporters the frameworks already use; runs and transfer diffs are
+//! saved to the store as the traces complete. Locked down like `baton serve`: loopback by
+//! default, `Host` checked, any browser `Origin` refused, sizes limited.
+
+mod decode;
+pub mod live;
+
+use crate::serve::Guard;
+use crate::store::Store;
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::Router;
+use decode::{Encoding, Refused};
+pub use live::{Live, Saved};
+use opentelemetry_proto::tonic::collector::trace::v1::{ExportTracePartialSuccess, ExportTraceServiceResponse};
+use prost::Message;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+/// The OTLP/HTTP port (the exporters' default).
+pub const DEFAULT_HTTP_PORT: u16 = 4318;
+/// The largest request body taken as sent (compressed or not).
+pub const MAX_BODY: usize = 16 << 20;
+/// The largest body after gzip decompression.
+pub const MAX_INFLATED: usize = 64 << 20;
+
+#[derive(Clone)]
+struct Shared {
+    live: Arc<Live>,
+    guard: Arc<Guard>,
+}
+
+/// The receiver's routes; completed traces are saved by [`Live::complete`], which the caller runs
+/// on a timer (and once more at shutdown).
+pub fn router(live: Arc<Live>, guard: Guard) -> Router {
+    Router::new()
+        .route("/v1/traces", post(traces))
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(Shared { live, guard: Arc::new(guard) })
+}
+
+/// An OTLP/HTTP error answer: a plain message (exporters log it), the status the spec gives.
+fn refuse(status: StatusCode, message: String) -> Response {
+    (status, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], message).into_response()
+}
+
+async fn traces(State(s): State<Shared>, headers: HeaderMap, body: Bytes) -> Response {
+    // No browser page may post traces here: OTLP exporters send no Origin.
+    if let Err(e) = s.guard.check(&headers) {
+        return refuse(StatusCode::FORBIDDEN, e.message);
+    }
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        return refuse(
+            StatusCode::FORBIDDEN,
+            format!("refused: a web page ({}) may not send traces to Baton", origin.to_str().unwrap_or("?")),
+        );
+    }
+    let ct = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let encoding = match Encoding::from_content_type(ct) {
+        Ok(e) => e,
+        Err(r) => return refused(r),
+    };
+    let gzip = headers
+        .get(header::CONTENT_ENCODING)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.eq_ignore_ascii_case("gzip"));
+    let live = s.live.clone();
+    // Decoding is CPU work: off the async workers.
+    let decoded = tokio::task::spawn_blocking(move || {
+        let body = decode::inflate(&body, gzip, MAX_INFLATED)?;
+        decode::spans(&body, encoding)
+    })
+    .await;
+    let (spans, rejected, why) = match decoded {
+        Ok(Ok(d)) => d,
+        Ok(Err(r)) => return refused(r),
+        Err(e) => return refuse(StatusCode::INTERNAL_SERVER_ERROR, format!("decoding stopped: {e}")),
+    };
+    if !live.accept(spans) {
+        let mut r = refuse(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("Baton holds {} spans waiting for their traces to end; retry shortly", live.held()),
+        );
+        r.headers_mut().insert(header::RETRY_AFTER, "2".parse().expect("a header value"));
+        return r;
+    }
+    live.stats.rejected.fetch_add(rejected as u64, Ordering::Relaxed);
+    let answer = ExportTraceServiceResponse {
+        partial_success: (rejected > 0).then(|| ExportTracePartialSuccess {
+            rejected_spans: rejected,
+            error_message: why.unwrap_or_default(),
+        }),
+    };
+    match encoding {
+        Encoding::Protobuf => {
+            ([(header::CONTENT_TYPE, "application/x-protobuf")], answer.encode_to_vec()).into_response()
+        }
+        Encoding::Json => {
+            let body = match &answer.partial_success {
+                Some(p) => serde_json::json!({"partialSuccess": {"rejectedSpans": p.rejected_spans.to_string(), "errorMessage": p.error_message}}),
+                None => serde_json::json!({}),
+            };
+            ([(header::CONTENT_TYPE, "application/json")], body.to_string()).into_response()
+        }
+    }
+}
+
+fn refused(r: Refused) -> Response {
+    match r {
+        Refused::Malformed(m) => refuse(StatusCode::BAD_REQUEST, m),
+        Refused::TooLarge(n) => {
+            refuse(StatusCode::PAYLOAD_TOO_LARGE, format!("the body is larger than {} MB once decompressed", n >> 20))
+        }
+        Refused::MediaType(m) => refuse(StatusCode::UNSUPPORTED_MEDIA_TYPE, m),
+    }
+}
+
+/// Saves completed traces every `every` until `stop` resolves, then saves the rest; reports each
+/// saved run (or why a trace was not saved) through `report`.
+pub async fn keep_saving(
+    live: Arc<Live>,
+    store: Store,
+    every: std::time::Duration,
+    stop: impl std::future::Future<Output = ()>,
+    mut report: impl FnMut(Result<Saved, String>),
+) {
+    tokio::pin!(stop);
+    let mut tick = tokio::time::interval(every);
+    loop {
+        tokio::select! {
+            _ = &mut stop => break,
+            _ = tick.tick() => {
+                for r in live.complete(&store, false).await {
+                    report(r);
+                }
+            }
+        }
+    }
+    for r in live.complete(&store, true).await {
+        report(r);
+    }
+}
