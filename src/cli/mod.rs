@@ -5,6 +5,7 @@
 //! (a locked store), 5 internal.
 
 mod args;
+mod collect;
 mod export;
 mod lint;
 mod print;
@@ -12,7 +13,6 @@ mod providers;
 mod refactor;
 mod run;
 mod runs;
-mod collect;
 mod serve;
 mod trace;
 mod validate;

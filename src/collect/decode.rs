@@ -60,8 +60,9 @@ pub fn spans(body: &[u8], encoding: Encoding) -> Result<(Vec<Span>, i64, Option<
         Encoding::Json => crate::import::otlp::spans_from_slice(body)
             .map_err(|e| Refused::Malformed(format!("the JSON body is not an OTLP trace request: {e}")))?,
         Encoding::Protobuf => {
-            let req = ExportTraceServiceRequest::decode(body)
-                .map_err(|e| Refused::Malformed(format!("the protobuf body is not an ExportTraceServiceRequest: {e}")))?;
+            let req = ExportTraceServiceRequest::decode(body).map_err(|e| {
+                Refused::Malformed(format!("the protobuf body is not an ExportTraceServiceRequest: {e}"))
+            })?;
             from_proto(req)
         }
     };

@@ -79,9 +79,8 @@ impl Live {
             let id = sp.trace_id.clone();
             if !t.pending.contains_key(&id) {
                 // A late span of a saved trace reopens it, to amend the same run.
-                let reopened = t.done.remove(&id).map(|d| {
-                    (d.run_id, d.spans.iter().any(|s| s.parent.is_empty()), d.spans)
-                });
+                let reopened =
+                    t.done.remove(&id).map(|d| (d.run_id, d.spans.iter().any(|s| s.parent.is_empty()), d.spans));
                 let (run_id, root_seen, spans) = match reopened {
                     Some((r, root, spans)) => (Some(r), root, spans),
                     None => (None, false, vec![]),
@@ -128,7 +127,10 @@ impl Live {
             run.notes.push("no root span arrived before Baton stopped: the run holds the spans present".into());
         }
         if !run.events.iter().any(|e| {
-            matches!(e, crate::import::Ev::Model { .. } | crate::import::Ev::Tool { .. } | crate::import::Ev::Transfer { .. })
+            matches!(
+                e,
+                crate::import::Ev::Model { .. } | crate::import::Ev::Tool { .. } | crate::import::Ev::Transfer { .. }
+            )
         }) {
             return Err(format!(
                 "trace {trace_id}: no model call, tool run or transfer Baton recognises (GenAI, OpenInference, Vercel AI \
@@ -159,7 +161,8 @@ impl Live {
             .filter(|f| f.status == crate::context::FactStatus::Lost)
             .count();
         self.stats.lost_facts.fetch_add(lost as u64, Ordering::Relaxed);
-        let agents = trace.definition.as_ref().map(|d| d.agents.iter().map(|a| a.name.clone()).collect()).unwrap_or_default();
+        let agents =
+            trace.definition.as_ref().map(|d| d.agents.iter().map(|a| a.name.clone()).collect()).unwrap_or_default();
         let saved = Saved { run_id: run_id.clone(), amended, agents, transfers: trace.transfers.len() };
         let mut t = self.traces.lock().expect("no panic while held");
         t.done.insert(trace_id, Done { spans: p.spans, run_id, at: Instant::now() });

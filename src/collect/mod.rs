@@ -8,12 +8,12 @@ pub mod live;
 
 use crate::serve::Guard;
 use crate::store::Store;
+use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
-use axum::Router;
 use decode::{Encoding, Refused};
 pub use live::{Live, Saved};
 use opentelemetry_proto::tonic::collector::trace::v1::{ExportTracePartialSuccess, ExportTraceServiceResponse};
@@ -90,10 +90,8 @@ async fn traces(State(s): State<Shared>, headers: HeaderMap, body: Bytes) -> Res
     }
     live.stats.rejected.fetch_add(rejected as u64, Ordering::Relaxed);
     let answer = ExportTraceServiceResponse {
-        partial_success: (rejected > 0).then(|| ExportTracePartialSuccess {
-            rejected_spans: rejected,
-            error_message: why.unwrap_or_default(),
-        }),
+        partial_success: (rejected > 0)
+            .then(|| ExportTracePartialSuccess { rejected_spans: rejected, error_message: why.unwrap_or_default() }),
     };
     match encoding {
         Encoding::Protobuf => {
@@ -101,7 +99,9 @@ async fn traces(State(s): State<Shared>, headers: HeaderMap, body: Bytes) -> Res
         }
         Encoding::Json => {
             let body = match &answer.partial_success {
-                Some(p) => serde_json::json!({"partialSuccess": {"rejectedSpans": p.rejected_spans.to_string(), "errorMessage": p.error_message}}),
+                Some(p) => {
+                    serde_json::json!({"partialSuccess": {"rejectedSpans": p.rejected_spans.to_string(), "errorMessage": p.error_message}})
+                }
                 None => serde_json::json!({}),
             };
             ([(header::CONTENT_TYPE, "application/json")], body.to_string()).into_response()

@@ -5,6 +5,7 @@ mod common;
 
 mod bindings;
 mod cli;
+mod collect;
 mod concurrency;
 mod config;
 mod engine;

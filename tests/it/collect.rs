@@ -1,0 +1,350 @@
+//! `baton collect`, the live OTLP endpoint, as a user runs it: the real Agents SDK instrumented by
+//! OpenInference sends through the real OTLP/HTTP protobuf exporter (two senders at once), bad
+//! requests get the statuses OTLP/HTTP defines and change nothing, a trace split over many
+//! requests in reverse order is one run, a late span amends it, and Ctrl-C saves what is open.
+
+use crate::common::*;
+use baton::import::import_file;
+use baton::store::Store;
+use opentelemetry_proto::tonic::collector::trace::v1::{ExportTraceServiceRequest, ExportTraceServiceResponse};
+use opentelemetry_proto::tonic::trace::v1::{ResourceSpans, ScopeSpans, Span};
+use prost::Message;
+use serde_json::Value;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+struct Collector {
+    child: Child,
+    port: u16,
+    lines: mpsc::Receiver<String>,
+    db: String,
+    _dir: tempfile::TempDir,
+}
+
+impl Collector {
+    fn start() -> Collector {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("captured.db").display().to_string();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_baton"))
+            .args(["collect", "--http-port", "0", "--quiet-ms", "300", "--db", &db])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let (tx, lines) = mpsc::channel();
+        let out = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            for l in BufReader::new(out).lines().map_while(Result::ok) {
+                let _ = tx.send(l);
+            }
+        });
+        let first = lines.recv_timeout(Duration::from_secs(30)).expect("collect prints its endpoint");
+        let port = first.split("127.0.0.1:").nth(1).and_then(|r| r.split('/').next()).unwrap().parse().unwrap();
+        Collector { child, port, lines, db, _dir: dir }
+    }
+
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/v1/traces", self.port)
+    }
+
+    /// The next `n` lines that start with `prefix`, within 30 s.
+    fn wait_for(&self, prefix: &str, n: usize) -> Vec<String> {
+        let mut got = vec![];
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        while got.len() < n {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            let l = self.lines.recv_timeout(left).unwrap_or_else(|_| panic!("no '{prefix}' line; got {got:?}"));
+            if l.starts_with(prefix) {
+                got.push(l);
+            }
+        }
+        got
+    }
+
+    /// Ctrl-C: it saves what it holds and exits 0. Returns the store (its folder with it).
+    fn stop(mut self) -> ((String, tempfile::TempDir), Vec<String>) {
+        let pid = self.child.id().to_string();
+        assert!(Command::new("kill").args(["-INT", &pid]).status().unwrap().success());
+        let status = self.child.wait().unwrap();
+        assert!(status.success(), "collect exits 0 on Ctrl-C: {status}");
+        let rest: Vec<String> = self.lines.try_iter().collect();
+        ((self.db.clone(), self._dir), rest)
+    }
+}
+
+fn rt() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
+}
+
+#[test]
+fn the_agents_sdk_sends_live_runs_and_two_senders_do_not_mix() {
+    let c = Collector::start();
+    let send = |tag: &str| {
+        Command::new(python())
+            .arg(root().join("tests/collect/send_agents_sdk.py"))
+            .arg(c.url())
+            .arg(tag)
+            .env_remove("OPENAI_API_KEY")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (a, b) = (send("A"), send("B"));
+    let sent: Vec<(String, Value)> = [("A", a), ("B", b)]
+        .into_iter()
+        .map(|(tag, p)| {
+            let out = p.wait_with_output().unwrap();
+            assert!(out.status.success(), "sender {tag}: {}", stderr(&out));
+            (tag.to_owned(), serde_json::from_slice(&out.stdout).unwrap())
+        })
+        .collect();
+    let saved = c.wait_for("saved run", 2);
+    let ((db, _dir), _) = c.stop();
+    rt().block_on(async {
+        let store = Store::open(&db).await.unwrap();
+        let runs = store.list_runs(None).await.unwrap();
+        assert_eq!(runs.len(), 2, "{saved:?}");
+        for (tag, truth) in &sent {
+            let (triage, billing) = (format!("Triage {tag}"), format!("Billing {tag}"));
+            let trace = {
+                let mut found = None;
+                for r in &runs {
+                    let t = store.load_trace(&r.id).await.unwrap();
+                    let names: Vec<String> =
+                        t.definition.as_ref().unwrap().agents.iter().map(|a| a.name.clone()).collect();
+                    if names.contains(&triage) {
+                        assert_eq!(names, vec![triage.clone(), billing.clone()], "one run per sender, not mixed");
+                        found = Some(t);
+                    }
+                }
+                found.unwrap_or_else(|| panic!("no run of sender {tag}"))
+            };
+            let def = trace.definition.as_ref().unwrap();
+            let name = |id: &str| def.agent(id).unwrap().name.clone();
+            let transfers: Vec<(String, String, String)> =
+                trace.transfers.iter().map(|x| (x.kind.as_str().to_owned(), name(&x.from), name(&x.to))).collect();
+            assert_eq!(transfers, vec![("handoff".to_owned(), triage.clone(), billing.clone())]);
+            // What the SDK sent each model (recorded by the transport) is what the run shows.
+            let calls: Vec<String> = trace
+                .steps
+                .iter()
+                .filter(|s| s.kind == baton::trace::StepKind::ModelCall)
+                .map(|s| name(&s.agent))
+                .collect();
+            let truth_calls: Vec<String> =
+                truth["requests"].as_array().unwrap().iter().map(|r| r["agent"].as_str().unwrap().to_owned()).collect();
+            assert_eq!(calls, truth_calls);
+            assert_eq!(trace.outcome.final_output.as_deref(), truth["final_output"].as_str());
+            assert_eq!(name(&trace.outcome.owner), truth["last_agent"].as_str().unwrap());
+            let receiver: Vec<String> =
+                trace.transfers[0].receiver.iter().map(|id| trace.item(*id).unwrap().text.clone()).collect();
+            let billing_request = &truth["requests"][1]["messages"];
+            for m in billing_request.as_array().unwrap().iter().filter(|m| m["role"] == "user") {
+                let text = m["content"].as_str().unwrap();
+                assert!(receiver.iter().any(|r| r == text), "Billing got '{text}'; the diff's receiver: {receiver:?}");
+            }
+        }
+    });
+}
+
+/// One span of a protobuf request.
+fn pb_span(trace: &[u8], id: &[u8], name: &str) -> Span {
+    Span {
+        trace_id: trace.to_vec(),
+        span_id: id.to_vec(),
+        name: name.into(),
+        start_time_unix_nano: 1,
+        end_time_unix_nano: 2,
+        ..Default::default()
+    }
+}
+
+fn pb_request(spans: Vec<Span>) -> Vec<u8> {
+    ExportTraceServiceRequest {
+        resource_spans: vec![ResourceSpans {
+            scope_spans: vec![ScopeSpans { spans, ..Default::default() }],
+            ..Default::default()
+        }],
+    }
+    .encode_to_vec()
+}
+
+#[test]
+fn bad_requests_get_the_otlp_status_and_store_nothing() {
+    let c = Collector::start();
+    let url = c.url();
+    let statuses = rt().block_on(async {
+        let http = reqwest::Client::new();
+        let post = |ct: &str, body: Vec<u8>| http.post(&url).header("content-type", ct.to_owned()).body(body);
+        let mut out = vec![];
+        let good = pb_request(vec![pb_span(&[1; 16], &[1; 8], "root")]);
+        out.push(("text/plain", post("text/plain", good.clone()).send().await.unwrap().status().as_u16()));
+        out.push((
+            "truncated protobuf",
+            post("application/x-protobuf", good[..good.len() / 2].to_vec()).send().await.unwrap().status().as_u16(),
+        ));
+        out.push((
+            "a browser Origin",
+            post("application/x-protobuf", good.clone())
+                .header("origin", "https://example.com")
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16(),
+        ));
+        out.push((
+            "a foreign Host",
+            post("application/x-protobuf", good.clone())
+                .header("host", "attacker.example:4318")
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16(),
+        ));
+        out.push((
+            "a 17 MB body",
+            post("application/x-protobuf", vec![0u8; 17 << 20])
+                .send()
+                .await
+                .map(|r| r.status().as_u16())
+                .unwrap_or(413),
+        ));
+        let bomb = {
+            use std::io::Write;
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            let zeros = vec![0u8; 1 << 20];
+            for _ in 0..100 {
+                e.write_all(&zeros).unwrap();
+            }
+            e.finish().unwrap()
+        };
+        out.push((
+            "a gzip bomb (100 MB of zeros)",
+            post("application/x-protobuf", bomb)
+                .header("content-encoding", "gzip")
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16(),
+        ));
+        // Spans with no trace id are rejected, the request answered with partial success.
+        let r =
+            post("application/x-protobuf", pb_request(vec![pb_span(&[], &[2; 8], "a"), pb_span(&[], &[3; 8], "b")]))
+                .send()
+                .await
+                .unwrap();
+        out.push(("spans without a trace id", r.status().as_u16()));
+        let answer = ExportTraceServiceResponse::decode(r.bytes().await.unwrap()).unwrap();
+        assert_eq!(answer.partial_success.map(|p| p.rejected_spans), Some(2));
+        out
+    });
+    assert_eq!(
+        statuses,
+        vec![
+            ("text/plain", 415),
+            ("truncated protobuf", 400),
+            ("a browser Origin", 403),
+            ("a foreign Host", 403),
+            ("a 17 MB body", 413),
+            ("a gzip bomb (100 MB of zeros)", 413),
+            ("spans without a trace id", 200),
+        ]
+    );
+    let ((db, _dir), _) = c.stop();
+    rt().block_on(async {
+        let store = Store::open(&db).await.unwrap();
+        assert!(store.list_runs(None).await.unwrap().is_empty(), "nothing was stored");
+    });
+}
+
+/// The spans of one OTLP/JSON fixture, one request per span, sent in reverse order (children
+/// first would be the exporters' order; root first is what a trace-viewer export gives): the
+/// run is the one a file import of the same spans gives; a late span amends it, same id.
+#[test]
+fn a_trace_split_over_many_requests_in_any_order_is_one_run_and_late_spans_amend_it() {
+    let fixture = root().join("tests/import/fixtures/otlp_genai.json");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&fixture).unwrap()).unwrap();
+    let mut file_runs = vec![];
+    import_file(&fixture, None, None, None, &mut |t, _| {
+        file_runs.push(t);
+        Ok(())
+    })
+    .unwrap();
+    let spans: Vec<Value> = doc["resourceSpans"][0]["scopeSpans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["spans"].as_array().unwrap().clone())
+        .collect();
+    assert!(spans.len() > 3);
+    let c = Collector::start();
+    let url = c.url();
+    let one = |sp: &Value| serde_json::json!({"resourceSpans": [{"scopeSpans": [{"spans": [sp]}]}]}).to_string();
+    rt().block_on(async {
+        let http = reqwest::Client::new();
+        for sp in spans.iter().rev() {
+            let r = http.post(&url).header("content-type", "application/json").body(one(sp)).send().await.unwrap();
+            assert_eq!(r.status(), 200);
+        }
+    });
+    let saved = c.wait_for("saved run", 1);
+    let run_id = saved[0].split_whitespace().nth(2).unwrap().to_owned();
+    // A late span: a copy of a child span with a new id.
+    let mut late = spans.iter().find(|s| !s["parentSpanId"].as_str().unwrap_or("").is_empty()).unwrap().clone();
+    late["spanId"] = Value::String("00000000000000ff".into());
+    rt().block_on(async {
+        let r = reqwest::Client::new()
+            .post(&url)
+            .header("content-type", "application/json")
+            .body(one(&late))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200);
+    });
+    let amended = c.wait_for("amended run", 1);
+    assert!(amended[0].contains(&run_id), "{amended:?} amends {run_id}");
+    let ((db, _dir), _) = c.stop();
+    rt().block_on(async {
+        let store = Store::open(&db).await.unwrap();
+        let runs = store.list_runs(None).await.unwrap();
+        assert_eq!(runs.len(), 1, "a late span amends its run, never duplicates it");
+        assert_eq!(runs[0].id, run_id);
+        let t = store.load_trace(&run_id).await.unwrap();
+        let f = &file_runs[0];
+        let shape = |t: &baton::trace::Trace| -> Vec<(String, String, String)> {
+            t.transfers.iter().map(|x| (x.kind.as_str().to_owned(), x.from.clone(), x.to.clone())).collect()
+        };
+        assert_eq!(shape(&t), shape(f), "the same transfers as the file import");
+        assert_eq!(t.outcome.final_output, f.outcome.final_output);
+    });
+}
+
+/// Ctrl-C right after spans arrive: the trace is saved before the process ends.
+#[test]
+fn ctrl_c_saves_the_traces_still_open() {
+    let c = Collector::start();
+    let url = c.url();
+    let fixture = std::fs::read(root().join("tests/import/fixtures/otlp_genai.json")).unwrap();
+    rt().block_on(async {
+        let r = reqwest::Client::new()
+            .post(&url)
+            .header("content-type", "application/json")
+            .body(fixture)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200);
+    });
+    let ((db, _dir), rest) = c.stop();
+    assert!(rest.iter().any(|l| l.starts_with("saved run")), "{rest:?}");
+    rt().block_on(async {
+        assert_eq!(Store::open(&db).await.unwrap().list_runs(None).await.unwrap().len(), 1);
+    });
+}
