@@ -179,6 +179,8 @@ error_codes! {
     ProvidersKey = "providers.key", BadInput;
     /// The OS keyring refused or is not available.
     ProvidersKeyring = "providers.keyring", Internal;
+    /// Live capture cannot listen (the port is taken) or stopped.
+    CaptureListen = "capture.listen", Busy;
 }
 
 impl std::fmt::Display for ErrorCode {

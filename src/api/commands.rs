@@ -4,6 +4,7 @@
 //! `ui/src/bindings/commands.ts` (written by [`crate::api::bindings`]). Adding a command means
 //! one line here, its method on [`Api`], and its caller in the UI.
 
+use super::capture::{CaptureArgs, CaptureStatus};
 use super::designer::{
     ExportArgs, LintArgs, NewTopologyArgs, OpenedTopology, PathArgs, RefactorArgs, SaveArgs, WriteTextArgs,
 };
@@ -174,4 +175,10 @@ commands! {
     initial_file(NoArgs) -> Option<String>;
     /// The lists the UI offers (providers, export and trace formats) with their labels.
     catalog(NoArgs) -> Catalog;
+    /// Starts live capture: an OTLP/HTTP endpoint on 127.0.0.1 whose traces become runs.
+    capture_start(CaptureArgs) -> CaptureStatus;
+    /// Stops live capture, saving the traces still open.
+    capture_stop(NoArgs) -> CaptureStatus;
+    /// Whether live capture runs, its endpoint and what arrived.
+    capture_status(NoArgs) -> CaptureStatus;
 }

@@ -4,6 +4,7 @@
 //! [`Api::dispatch`]; the CLI calls the same typed methods directly.
 
 pub mod bindings;
+mod capture;
 pub mod commands;
 mod designer;
 mod files;
@@ -44,6 +45,7 @@ pub struct Api {
     store: tokio::sync::OnceCell<Store>,
     runs: Mutex<HashMap<String, Arc<LiveRun>>>,
     initial_file: Option<String>,
+    capture: tokio::sync::Mutex<Option<capture::Capture>>,
 }
 
 impl Api {
@@ -59,6 +61,7 @@ impl Api {
             store: tokio::sync::OnceCell::new(),
             runs: Mutex::new(HashMap::new()),
             initial_file,
+            capture: tokio::sync::Mutex::new(None),
         })
     }
 

@@ -348,3 +348,45 @@ fn ctrl_c_saves_the_traces_still_open() {
         assert_eq!(Store::open(&db).await.unwrap().list_runs(None).await.unwrap().len(), 1);
     });
 }
+
+/// Capture through the command layer (what the app's Capture switch and `baton serve` call): it
+/// starts an endpoint, a trace sent to it becomes a run in this session's store, the status
+/// counts it, and stopping answers `on: false`.
+#[test]
+fn capture_commands_start_an_endpoint_whose_traces_become_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.db").display().to_string();
+    let api = baton::api::Api::new(baton::api::FileAccess::Any, db);
+    rt().block_on(async {
+        let status = api.dispatch("capture_start", serde_json::json!({"port": 0})).await.unwrap();
+        assert_eq!(status["on"], true);
+        let endpoint = status["endpoint"].as_str().unwrap().to_owned();
+        assert!(endpoint.starts_with("http://127.0.0.1:") && endpoint.ends_with("/v1/traces"), "{endpoint}");
+        // Starting again answers how it runs.
+        assert_eq!(api.dispatch("capture_start", serde_json::json!({})).await.unwrap()["endpoint"], endpoint.as_str());
+        let fixture = std::fs::read(root().join("tests/import/fixtures/otlp_genai.json")).unwrap();
+        let r = reqwest::Client::new()
+            .post(&endpoint)
+            .header("content-type", "application/json")
+            .body(fixture)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200);
+        let mut status = Value::Null;
+        for _ in 0..100 {
+            status = api.dispatch("capture_status", serde_json::json!({})).await.unwrap();
+            if status["runs"] == 1 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert_eq!(status["runs"], 1, "{status}");
+        let run = status["last_run"].as_str().unwrap().to_owned();
+        let runs = api.dispatch("list_runs", serde_json::json!({})).await.unwrap();
+        assert_eq!(runs[0]["id"], run.as_str());
+        let stopped = api.dispatch("capture_stop", serde_json::json!({})).await.unwrap();
+        assert_eq!((stopped["on"].clone(), stopped["runs"].clone()), (Value::Bool(false), Value::from(1)));
+        assert_eq!(api.dispatch("capture_status", serde_json::json!({})).await.unwrap()["on"], false);
+    });
+}
