@@ -62,6 +62,7 @@ bench: deps
 	$(CARGO) bench --bench store
 	$(CARGO) build --release --bin baton
 	$(CARGO) bench --bench import
+	$(CARGO) bench --bench collect
 
 # Fuzz every importer for FUZZ_SECONDS each (needs cargo-fuzz).
 FUZZ_SECONDS ?= 600

@@ -19,14 +19,17 @@ struct Pending {
     spans: Vec<Span>,
     root_seen: bool,
     last: Instant,
-    /// The run this trace was saved as, when a late span reopened it.
+    /// The run this trace was saved as, when a late span reopened it, with the transfers and
+    /// lost facts that run counted (the status counts them once).
     run_id: Option<String>,
+    counted: (u64, u64),
 }
 
 struct Done {
     spans: Vec<Span>,
     run_id: String,
     at: Instant,
+    counted: (u64, u64),
 }
 
 #[derive(Default)]
@@ -48,10 +51,33 @@ pub struct Stats {
 
 /// One saved (or amended) run, as it is reported.
 pub struct Saved {
+    pub trace_id: String,
     pub run_id: String,
     pub amended: bool,
     pub agents: Vec<String>,
     pub transfers: usize,
+}
+
+/// The trace of one captured OTLP trace, as a file import builds it.
+fn build(trace_id: &str, p: &Pending, source: &str) -> Result<crate::trace::Trace, String> {
+    let mut spans = p.spans.clone();
+    let mut run = otlp::to_run(trace_id, &mut spans);
+    if !p.root_seen {
+        run.notes.push("no root span arrived before Baton stopped: the run holds the spans present".into());
+    }
+    let recognised = run.events.iter().any(|e| {
+        matches!(
+            e,
+            crate::import::Ev::Model { .. } | crate::import::Ev::Tool { .. } | crate::import::Ev::Transfer { .. }
+        )
+    });
+    if !recognised {
+        return Err(format!(
+            "trace {trace_id}: no model call, tool run or transfer Baton recognises (GenAI, OpenInference, Vercel AI \
+             SDK, Langfuse conventions); not saved"
+        ));
+    }
+    Ok(crate::import::reconstruct(&run, "otlp", source, None).0)
 }
 
 pub struct Live {
@@ -79,14 +105,16 @@ impl Live {
             let id = sp.trace_id.clone();
             if !t.pending.contains_key(&id) {
                 // A late span of a saved trace reopens it, to amend the same run.
-                let reopened =
-                    t.done.remove(&id).map(|d| (d.run_id, d.spans.iter().any(|s| s.parent.is_empty()), d.spans));
-                let (run_id, root_seen, spans) = match reopened {
-                    Some((r, root, spans)) => (Some(r), root, spans),
-                    None => (None, false, vec![]),
+                let reopened = t
+                    .done
+                    .remove(&id)
+                    .map(|d| (d.run_id, d.spans.iter().any(|s| s.parent.is_empty()), d.spans, d.counted));
+                let (run_id, root_seen, spans, counted) = match reopened {
+                    Some((r, root, spans, counted)) => (Some(r), root, spans, counted),
+                    None => (None, false, vec![], (0, 0)),
                 };
                 t.held += spans.len();
-                t.pending.insert(id.clone(), Pending { spans, root_seen, last: now, run_id });
+                t.pending.insert(id.clone(), Pending { spans, root_seen, last: now, run_id, counted });
             }
             let p = t.pending.get_mut(&id).expect("inserted above");
             p.root_seen |= sp.parent.is_empty();
@@ -113,60 +141,105 @@ impl Live {
             t.done.retain(|_, d| d.at.elapsed() < KEEP_DONE);
             out
         };
+        if ready.is_empty() {
+            return vec![];
+        }
+        // Reconstruction is CPU work: off the async workers. Then one transaction for them all.
+        let source = self.source.clone();
+        let built = tokio::task::spawn_blocking(move || {
+            ready
+                .into_iter()
+                .map(|(id, p)| {
+                    let t = build(&id, &p, &source);
+                    (id, p, t)
+                })
+                .collect::<Vec<_>>()
+        })
+        .await;
+        let built = match built {
+            Ok(b) => b,
+            Err(e) => return vec![Err(format!("reconstruction stopped: {e}"))],
+        };
         let mut results = vec![];
-        for (id, p) in ready {
-            results.push(self.save(store, id, p).await);
-        }
-        results
-    }
-
-    async fn save(&self, store: &Store, trace_id: String, p: Pending) -> Result<Saved, String> {
-        let mut spans = p.spans.clone();
-        let mut run = otlp::to_run(&trace_id, &mut spans);
-        if !p.root_seen {
-            run.notes.push("no root span arrived before Baton stopped: the run holds the spans present".into());
-        }
-        if !run.events.iter().any(|e| {
-            matches!(
-                e,
-                crate::import::Ev::Model { .. } | crate::import::Ev::Tool { .. } | crate::import::Ev::Transfer { .. }
-            )
-        }) {
-            return Err(format!(
-                "trace {trace_id}: no model call, tool run or transfer Baton recognises (GenAI, OpenInference, Vercel AI \
-                 SDK, Langfuse conventions); not saved"
-            ));
-        }
-        let (mut trace, _) = crate::import::reconstruct(&run, "otlp", &self.source, None);
-        let amended = p.run_id.is_some();
-        let run_id = p.run_id.clone().unwrap_or_else(crate::store::new_run_id);
-        trace.run_id = Some(run_id.clone());
-        if amended {
-            match store.delete_run(&run_id).await {
-                Ok(()) | Err(crate::store::StoreError::NoRun(_)) => {}
-                Err(e) => return Err(format!("trace {trace_id}: cannot amend run {run_id}: {e}")),
+        // Spans are not `Sync` (their kind is worked out lazily): only the traces cross the
+        // awaits below; the pending spans wait beside them.
+        let mut to_save: Vec<(String, Pending, bool)> = vec![];
+        let mut traces: Vec<crate::trace::Trace> = vec![];
+        for (id, p, t) in built {
+            match t {
+                Ok(mut trace) => {
+                    let amended = p.run_id.is_some();
+                    let run_id = p.run_id.clone().unwrap_or_else(crate::store::new_run_id);
+                    trace.run_id = Some(run_id.clone());
+                    if amended {
+                        match store.delete_run(&run_id).await {
+                            Ok(()) | Err(crate::store::StoreError::NoRun(_)) => {}
+                            Err(e) => {
+                                results.push(Err(format!("trace {id}: cannot amend run {run_id}: {e}")));
+                                continue;
+                            }
+                        }
+                    }
+                    to_save.push((id, p, amended));
+                    traces.push(trace);
+                }
+                Err(e) => results.push(Err(e)),
             }
         }
-        let mut tx = store.import_tx().await.map_err(|e| e.to_string())?;
-        tx.add(&trace).await.map_err(|e| e.to_string())?;
-        tx.commit().await.map_err(|e| e.to_string())?;
-        if !amended {
-            self.stats.runs.fetch_add(1, Ordering::Relaxed);
+        if to_save.is_empty() {
+            return results;
         }
-        self.stats.transfers.fetch_add(trace.transfers.len() as u64, Ordering::Relaxed);
-        let lost = trace
-            .transfers
-            .iter()
-            .flat_map(|t| &t.facts)
-            .filter(|f| f.status == crate::context::FactStatus::Lost)
-            .count();
-        self.stats.lost_facts.fetch_add(lost as u64, Ordering::Relaxed);
-        let agents =
-            trace.definition.as_ref().map(|d| d.agents.iter().map(|a| a.name.clone()).collect()).unwrap_or_default();
-        let saved = Saved { run_id: run_id.clone(), amended, agents, transfers: trace.transfers.len() };
+        let written = async {
+            let mut tx = store.import_tx().await?;
+            for trace in &traces {
+                tx.add(trace).await?;
+            }
+            tx.commit().await
+        }
+        .await;
+        if let Err(e) = written {
+            // Nothing of the batch was written: its traces wait for the next tick.
+            let mut t = self.traces.lock().expect("no panic while held");
+            for (id, p, _) in to_save {
+                t.held += p.spans.len();
+                t.pending.insert(id, p);
+            }
+            results.push(Err(format!("the store refused the captured runs (kept, will retry): {e}")));
+            return results;
+        }
         let mut t = self.traces.lock().expect("no panic while held");
-        t.done.insert(trace_id, Done { spans: p.spans, run_id, at: Instant::now() });
-        Ok(saved)
+        for ((trace_id, p, amended), trace) in to_save.into_iter().zip(traces) {
+            if !amended {
+                self.stats.runs.fetch_add(1, Ordering::Relaxed);
+            }
+            let lost = trace
+                .transfers
+                .iter()
+                .flat_map(|t| &t.facts)
+                .filter(|f| f.status == crate::context::FactStatus::Lost)
+                .count() as u64;
+            let counted = (trace.transfers.len() as u64, lost);
+            // An amended run replaces what its first save counted.
+            self.stats.transfers.fetch_add(counted.0, Ordering::Relaxed);
+            self.stats.transfers.fetch_sub(p.counted.0, Ordering::Relaxed);
+            self.stats.lost_facts.fetch_add(counted.1, Ordering::Relaxed);
+            self.stats.lost_facts.fetch_sub(p.counted.1, Ordering::Relaxed);
+            let run_id = trace.run_id.clone().expect("set above");
+            let agents = trace
+                .definition
+                .as_ref()
+                .map(|d| d.agents.iter().map(|a| a.name.clone()).collect())
+                .unwrap_or_default();
+            results.push(Ok(Saved {
+                trace_id: trace_id.clone(),
+                run_id: run_id.clone(),
+                amended,
+                agents,
+                transfers: trace.transfers.len(),
+            }));
+            t.done.insert(trace_id, Done { spans: p.spans, run_id, at: Instant::now(), counted });
+        }
+        results
     }
 
     /// Spans waiting for their traces to complete.

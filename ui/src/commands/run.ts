@@ -4,6 +4,7 @@ import { useMemo } from "react";
 import { usePlatform } from "./platform";
 import { withLayout } from "../model/layout";
 import { edgeId, normalizeTopology } from "../model/topology";
+import type { CaptureStatus } from "../bindings/CaptureStatus";
 import type { Platform, RunStreamEvent, TraceFormat } from "../platform/types";
 import type { StepView } from "../run/types";
 import { fileName } from "../recent";
@@ -261,6 +262,27 @@ export function makeRunCommands(platform: Platform) {
     return path ? importTrace(path) : null;
   }
 
+  // ---------- live capture ----------
+
+  /**
+   * Starts capturing: an OTLP/HTTP endpoint on 127.0.0.1:`port` (the backend's 4318 when absent,
+   * a free port for 0) whose traces become saved runs. Resolves with the status (the one already
+   * running, if any); throws the backend's `{code, message}` (`capture.listen`: the port is
+   * taken), which the Runs tab shows by the switch.
+   */
+  function startCapture(port?: number): Promise<CaptureStatus> {
+    return platform.capture_start(port === undefined ? {} : { port });
+  }
+
+  /** Stops capturing; the traces still open are saved first, so the run lists are asked again. */
+  async function stopCapture(): Promise<CaptureStatus> {
+    try {
+      return await platform.capture_stop();
+    } finally {
+      run().bumpRuns();
+    }
+  }
+
   function nextTransfer(dir: 1 | -1): void {
     const s = dbg();
     const to = neighbourTransfer(s.transferSteps, s.cursor, dir);
@@ -278,6 +300,8 @@ export function makeRunCommands(platform: Platform) {
     importTrace,
     importTraceOrThrow,
     openTrace,
+    startCapture,
+    stopCapture,
     goTo,
     stepBy: (d: number) => goTo(dbg().cursor + d),
     nextTransfer: () => nextTransfer(1),

@@ -122,4 +122,15 @@ describe("useQuery", () => {
     expect(idle).not.toHaveBeenCalled();
     expect(screen.getByTestId("c").getAttribute("data-loading")).toBe("false");
   });
+
+  it("refetchInterval asks again while the answer says so, and stops when it no longer does", async () => {
+    let n = 0;
+    const fetcher = vi.fn(async () => ++n);
+    // a status that is "on" for its first three answers
+    render(withClient(<Probe id="q" args={[["poll"], fetcher, { refetchInterval: (v: number | undefined) => (v === undefined || v < 3 ? 20 : false) }]} />));
+    await waitFor(() => expect(screen.getByTestId("q").textContent).toBe("3"));
+    await new Promise((r) => setTimeout(r, 80));
+    expect(screen.getByTestId("q").textContent).toBe("3");
+    expect(fetcher).toHaveBeenCalledTimes(3);
+  });
 });

@@ -30,6 +30,11 @@ export type QueryOptions<T> = {
   gcTime?: number;
   /** An answer already at hand (another cache), used without fetching. */
   initialData?: () => T | undefined;
+  /**
+   * Ask again every so many ms while a component shows the key (a status that changes on its
+   * own); a function decides from the current answer (false: stop). Default: never.
+   */
+  refetchInterval?: number | false | ((data: T | undefined) => number | false);
 };
 
 export type Query<T> = {
@@ -71,7 +76,7 @@ export function createQueryClient(): QueryClient {
 }
 
 export function useQuery<T>(key: QueryKey, fetcher: () => Promise<T>, options: QueryOptions<T> = {}): Query<T> {
-  const { enabled = true, keepPrevious = false, staleTime, gcTime, initialData } = options;
+  const { enabled = true, keepPrevious = false, staleTime, gcTime, initialData, refetchInterval } = options;
   const q = useTanstackQuery<T, PlatformError>({
     queryKey: key,
     queryFn: async () => {
@@ -85,6 +90,9 @@ export function useQuery<T>(key: QueryKey, fetcher: () => Promise<T>, options: Q
     ...(staleTime !== undefined && { staleTime }),
     ...(gcTime !== undefined && { gcTime }),
     ...(initialData && { initialData }),
+    ...(refetchInterval !== undefined && {
+      refetchInterval: typeof refetchInterval === "function" ? (query: { state: { data: T | undefined } }) => refetchInterval(query.state.data) : refetchInterval,
+    }),
     placeholderData:
       typeof keepPrevious === "function"
         ? (prev, prevQuery) => (prevQuery && keepPrevious(prevQuery.queryKey) ? prev : undefined)

@@ -30,8 +30,8 @@ export function detectPlatformKind(
 /** The adapter of that kind; the mock is loaded on demand, and only where it is allowed. */
 export async function createPlatform(kind: PlatformKind): Promise<Platform> {
   if (kind === "mock" && MOCK_ALLOWED) {
-    const { createMockPlatform } = await import("./mock");
-    return createMockPlatform();
+    const { createMockPlatform, demoCaptureFeed } = await import("./mock");
+    return createMockPlatform(undefined, { captureFeed: demoCaptureFeed() });
   }
   // `mock` where it is not allowed: the real adapter, as if nothing had been forced.
   const real = kind === "mock" ? (window.__TAURI_INTERNALS__ !== undefined ? "tauri" : "http") : kind;

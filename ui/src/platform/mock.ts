@@ -6,6 +6,7 @@ import type { ErrorCode } from "../bindings/ErrorCode";
 import type { Agent, Edge, Finding, Topology } from "../model/types";
 import { edgeId, normalizeTopology, orderChain, longestHandoffChain, policyLabel, uniqueEdgeId } from "../model/topology";
 import { FIXTURES } from "./fixtures";
+import type { CaptureStatus } from "../bindings/CaptureStatus";
 import type { ProviderStatus } from "../bindings/ProviderStatus";
 import { createMockRuns, RECORDED_RUNS, type RecordedRun } from "./mock-runs";
 import type { ExportFormat, NativeDialogs, Platform } from "./types";
@@ -56,7 +57,23 @@ export type MockOptions = {
   traces?: Record<string, MockTrace>;
   /** Providers with a key in the environment, and where it comes from. */
   envKeys?: Record<string, string>;
+  /** Ports on 127.0.0.1 something else listens on: `capture_start` there fails with `capture.listen`. */
+  takenPorts?: number[];
+  /**
+   * Traces a running system sends once capture is on: one is saved as a run every
+   * `captureEveryMs` (none by default; the dev server's `?platform=mock` gets `demoCaptureFeed()`).
+   */
+  captureFeed?: RecordedRun[];
+  captureEveryMs?: number;
 };
+
+/** What the dev server's mock captures: the recorded handoff-loop run, as if traced by an OTel SDK. */
+export function demoCaptureFeed(): RecordedRun[] {
+  const base = RECORDED_RUNS["handoff-loop"];
+  return base ? [{ ...base, summary: { ...base.summary, topology: "support workflow", scenario: "imported", outcome: { status: "completed", reason: "imported from otlp" } } }] : [];
+}
+
+const NOT_CAPTURING: CaptureStatus = { on: false, endpoint: null, spans: 0, runs: 0, transfers: 0, lost_facts: 0, waiting: 0, last_run: null };
 
 export type MockPlatform = Platform & {
   /** Files as saved, by path (tests inspect them). */
@@ -66,6 +83,11 @@ export type MockPlatform = Platform & {
   readonly keyring: Map<string, string>;
   /** Every command called, in order. */
   readonly calls: { command: string; args: unknown }[];
+  /**
+   * A trace arriving at the capture endpoint, saved as a run at once (the backend waits for it to
+   * go quiet); the run id. Fails when capture is off, as a closed port would.
+   */
+  receiveTrace(run: RecordedRun): string;
 };
 
 export function createMockPlatform(fixtures: Record<string, Topology> = FIXTURES, opts: MockOptions = {}): MockPlatform {
@@ -87,6 +109,20 @@ export function createMockPlatform(fixtures: Record<string, Topology> = FIXTURES
   };
   // The Responses API shares OpenAI's keyring entry, as in the backend.
   const keyringUser = (provider: string) => (provider === "openai-responses" ? "openai" : provider);
+
+  // Live capture: one pretend endpoint at a time; "free" ports (port 0) are handed out from 43180.
+  let capture: { status: CaptureStatus; timers: ReturnType<typeof setTimeout>[] } | null = null;
+  let freePort = 43180;
+  const takenPorts = new Set(opts.takenPorts ?? []);
+  function receiveTrace(r: RecordedRun): string {
+    if (!capture?.status.endpoint) throw new PlatformError("ui.network", "nothing listens for traces: capture is off");
+    const endpoint = capture.status.endpoint;
+    const id = runs.add({ ...r, summary: { ...r.summary, started_at: new Date().toISOString(), source: { format: "otlp", file: endpoint, notes: [] } } });
+    const s = capture.status;
+    const lost = r.transfers.reduce((n, t) => n + t.facts.filter((f) => f.status === "lost").length, 0);
+    capture.status = { ...s, spans: s.spans + r.steps.length + 1, runs: s.runs + 1, transfers: s.transfers + r.transfers.length, lost_facts: s.lost_facts + lost, last_run: id };
+    return id;
+  }
 
   return {
     kind: "mock",
@@ -195,6 +231,35 @@ export function createMockPlatform(fixtures: Record<string, Topology> = FIXTURES
       return trace.runs.map((r) =>
         runs.add({ ...r, summary: { ...r.summary, started_at: new Date().toISOString(), source: { format: trace.format, file: path, notes: trace.notes } } }),
       );
+    },
+    receiveTrace,
+    async capture_start(a) {
+      log("capture_start", a ?? {});
+      if (capture) return clone(capture.status);
+      const asked = a?.port ?? 4318;
+      if (takenPorts.has(asked)) {
+        throw new PlatformError(
+          "capture.listen",
+          `cannot listen on 127.0.0.1:${asked}: Address already in use (os error 98); another collector may be running there (stop it, or pick another port)`,
+        );
+      }
+      const port = asked === 0 ? freePort++ : asked;
+      capture = { status: { ...NOT_CAPTURING, on: true, endpoint: `http://127.0.0.1:${port}/v1/traces` }, timers: [] };
+      const every = opts.captureEveryMs ?? 2000;
+      capture.timers = (opts.captureFeed ?? []).map((r, i) => setTimeout(() => capture && receiveTrace(r), every * (i + 1)));
+      return clone(capture.status);
+    },
+    async capture_stop() {
+      log("capture_stop", {});
+      if (!capture) return clone(NOT_CAPTURING);
+      capture.timers.forEach(clearTimeout);
+      const stopped = { ...capture.status, on: false };
+      capture = null;
+      return stopped;
+    },
+    async capture_status() {
+      log("capture_status", {});
+      return clone(capture?.status ?? NOT_CAPTURING);
     },
     async initial_file() {
       log("initial_file", {});

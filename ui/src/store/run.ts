@@ -1,8 +1,9 @@
 // The Run panel's state: per-topology settings (scenario, breakpoints), the simulated latency,
-// and the live run, folded from its events in batches.
+// and the live run, folded from its events in batches; the Runs tab's capture port.
 import { create } from "zustand";
 import { reduceLive, type LiveRun } from "../run/live";
 import type { RunStreamEvent } from "../platform/types";
+import { DEFAULT_CAPTURE_PORT } from "../run/capture";
 
 export const LATENCIES = [0, 100, 250, 500, 1000] as const;
 
@@ -20,6 +21,8 @@ type RunStore = {
   liveToken: number;
   /** Bumped when a run finishes or is deleted, so run lists refresh. */
   runsVersion: number;
+  /** The port the Capture switch listens on (0: a free one the system picks). */
+  capturePort: number;
 
   setScenario(topology: string, name: string): void;
   toggleBreakpoint(topology: string, edge: string): void;
@@ -30,6 +33,7 @@ type RunStore = {
   apply(token: number, events: RunStreamEvent[]): void;
   clearLive(): void;
   bumpRuns(): void;
+  setCapturePort(port: number): void;
 };
 
 export const useRun = create<RunStore>()((set, get) => ({
@@ -40,6 +44,7 @@ export const useRun = create<RunStore>()((set, get) => ({
   live: null,
   liveToken: 0,
   runsVersion: 0,
+  capturePort: DEFAULT_CAPTURE_PORT,
 
   setScenario(topology, name) {
     set({ scenario: { ...get().scenario, [topology]: name } });
@@ -76,6 +81,9 @@ export const useRun = create<RunStore>()((set, get) => ({
   },
   bumpRuns() {
     set({ runsVersion: get().runsVersion + 1 });
+  },
+  setCapturePort(capturePort) {
+    set({ capturePort });
   },
 }));
 
