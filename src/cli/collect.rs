@@ -5,7 +5,7 @@
 use super::Outcome;
 use super::args::{DbArg, runtime};
 use baton::api::{ApiError, ErrorCode};
-use baton::collect::{DEFAULT_HTTP_PORT, Live, keep_saving, router};
+use baton::collect::{DEFAULT_GRPC_PORT, DEFAULT_HTTP_PORT, Live, grpc, keep_saving, router};
 use baton::serve::Guard;
 use baton::store::Store;
 use std::io::Write;
@@ -19,6 +19,9 @@ pub struct Args {
     /// OTLP/HTTP port (0 picks a free one).
     #[arg(long, default_value_t = DEFAULT_HTTP_PORT)]
     http_port: u16,
+    /// OTLP/gRPC port (0 picks a free one).
+    #[arg(long, default_value_t = DEFAULT_GRPC_PORT)]
+    grpc_port: u16,
     /// Address to listen on. Anything but loopback lets other machines send traces: Baton warns.
     #[arg(long, default_value = "127.0.0.1")]
     host: IpAddr,
@@ -41,6 +44,10 @@ pub fn run(a: Args) -> Outcome {
             .await
             .map_err(|e| bad(format!("cannot listen on {}:{}: {e}; choose another --http-port", a.host, a.http_port)))?;
         let addr = listener.local_addr().map_err(|e| bad(e.to_string()))?;
+        let grpc_listener = tokio::net::TcpListener::bind((a.host, a.grpc_port))
+            .await
+            .map_err(|e| bad(format!("cannot listen on {}:{}: {e}; choose another --grpc-port", a.host, a.grpc_port)))?;
+        let grpc_addr = grpc_listener.local_addr().map_err(|e| bad(e.to_string()))?;
         if !addr.ip().is_loopback() {
             eprintln!(
                 "warning: listening on {addr}: any machine that reaches it can send traces to Baton (loopback is the default)"
@@ -49,21 +56,26 @@ pub fn run(a: Args) -> Outcome {
         let endpoint = format!("http://{addr}");
         let live = Arc::new(Live::new(Duration::from_millis(a.quiet_ms), format!("{endpoint}/v1/traces")));
         println!("Baton collecting OpenTelemetry traces on {endpoint}/v1/traces (OTLP/HTTP, protobuf or JSON), saving to {url}");
+        println!("Baton collecting OTLP/gRPC on http://{grpc_addr}");
         println!("Set in the system you run:");
         println!("  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT={endpoint}/v1/traces");
         println!("  OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf");
+        println!("or, for gRPC: OTEL_EXPORTER_OTLP_ENDPOINT=http://{grpc_addr} OTEL_EXPORTER_OTLP_PROTOCOL=grpc");
         println!("Ctrl-C saves the traces still open and stops.");
         let _ = std::io::stdout().flush();
         let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
-        let server = {
+        let serve = |listener: tokio::net::TcpListener, app: axum::Router| {
             let mut rx = stop_rx.clone();
-            let app = router(live.clone(), Guard::for_addr(addr, &[]));
             tokio::spawn(async move {
-                axum::serve(listener, app).with_graceful_shutdown(async move {
-                    let _ = rx.changed().await;
-                }).await
+                axum::serve(listener, app)
+                    .with_graceful_shutdown(async move {
+                        let _ = rx.changed().await;
+                    })
+                    .await
             })
         };
+        let http_server = serve(listener, router(live.clone(), Guard::for_addr(addr, &[])));
+        let grpc_server = serve(grpc_listener, grpc::router(live.clone(), Guard::for_addr(grpc_addr, &[])));
         let stats = live.clone();
         let status = tokio::spawn(async move {
             let mut tick = tokio::time::interval(Duration::from_secs(5));
@@ -90,7 +102,8 @@ pub fn run(a: Args) -> Outcome {
             // Stop taking requests and let those in flight finish: everything acknowledged is
             // then saved below.
             let _ = stop_tx.send(true);
-            let _ = server.await;
+            let _ = http_server.await;
+            let _ = grpc_server.await;
         };
         keep_saving(live.clone(), store, Duration::from_millis(250), stop, |r| {
             match r {

@@ -73,7 +73,7 @@ pub fn spans(body: &[u8], encoding: Encoding) -> Result<(Vec<Span>, i64, Option<
     Ok((kept, rejected, why))
 }
 
-fn from_proto(req: ExportTraceServiceRequest) -> Vec<Span> {
+pub(super) fn from_proto(req: ExportTraceServiceRequest) -> Vec<Span> {
     let mut out = vec![];
     for rs in req.resource_spans {
         for ss in rs.scope_spans {

@@ -4,6 +4,7 @@
 //! default, `Host` checked, any browser `Origin` refused, sizes limited.
 
 mod decode;
+pub mod grpc;
 pub mod live;
 
 use crate::serve::Guard;
@@ -23,6 +24,8 @@ use std::sync::atomic::Ordering;
 
 /// The OTLP/HTTP port (the exporters' default).
 pub const DEFAULT_HTTP_PORT: u16 = 4318;
+/// The OTLP/gRPC port.
+pub const DEFAULT_GRPC_PORT: u16 = 4317;
 /// The largest request body taken as sent (compressed or not).
 pub const MAX_BODY: usize = 16 << 20;
 /// The largest body after gzip decompression.

@@ -4,6 +4,7 @@ own OpenAIChatCompletionsModel on an offline HTTP transport that answers from a 
 SDK opens its real generation spans), and the transport records every request: the ground truth.
 
     target/pyenv/bin/python tests/collect/send_agents_sdk.py http://127.0.0.1:PORT/v1/traces TAG
+    target/pyenv/bin/python tests/collect/send_agents_sdk.py http://127.0.0.1:GRPC_PORT TAG grpc
 
 TAG names the agents (`Triage TAG`, `Billing TAG`) so that two senders at once can be told apart.
 Prints one JSON line: the requests each model got ({agent, messages}), the final output and the
@@ -46,9 +47,15 @@ def scripted(agent: str, turns: list[dict]) -> OpenAIChatCompletionsModel:
     return OpenAIChatCompletionsModel(model="fake", openai_client=client)
 
 
-async def main(endpoint: str, tag: str) -> None:
+async def main(endpoint: str, tag: str, protocol: str) -> None:
     provider = TracerProvider()
-    provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter(endpoint=endpoint)))
+    if protocol == "grpc":
+        from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter as GrpcExporter
+
+        exporter = GrpcExporter(endpoint=endpoint, insecure=True)
+    else:
+        exporter = OTLPSpanExporter(endpoint=endpoint)
+    provider.add_span_processor(BatchSpanProcessor(exporter))
     set_trace_processors([])  # nothing goes to OpenAI: only the OpenInference processor
     OpenAIAgentsInstrumentor().instrument(tracer_provider=provider)
     billing = Agent(name=f"Billing {tag}", instructions="You issue refunds.",
@@ -65,4 +72,4 @@ async def main(endpoint: str, tag: str) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], sys.argv[2]))
+    asyncio.run(main(sys.argv[1], sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else "http"))

@@ -18,6 +18,7 @@ use std::time::Duration;
 struct Collector {
     child: Child,
     port: u16,
+    grpc_port: u16,
     lines: mpsc::Receiver<String>,
     db: String,
     _dir: tempfile::TempDir,
@@ -28,7 +29,7 @@ impl Collector {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("captured.db").display().to_string();
         let mut child = Command::new(env!("CARGO_BIN_EXE_baton"))
-            .args(["collect", "--http-port", "0", "--quiet-ms", "300", "--db", &db])
+            .args(["collect", "--http-port", "0", "--grpc-port", "0", "--quiet-ms", "300", "--db", &db])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -40,9 +41,14 @@ impl Collector {
                 let _ = tx.send(l);
             }
         });
-        let first = lines.recv_timeout(Duration::from_secs(30)).expect("collect prints its endpoint");
-        let port = first.split("127.0.0.1:").nth(1).and_then(|r| r.split('/').next()).unwrap().parse().unwrap();
-        Collector { child, port, lines, db, _dir: dir }
+        let port_in = |l: &str| -> u16 {
+            l.split("127.0.0.1:").nth(1).and_then(|r| r.split(['/', ' ']).next()).unwrap().parse().unwrap()
+        };
+        let first = lines.recv_timeout(Duration::from_secs(30)).expect("collect prints its endpoints");
+        let second = lines.recv_timeout(Duration::from_secs(5)).expect("and its gRPC endpoint");
+        assert!(second.contains("OTLP/gRPC"), "{second}");
+        let (port, grpc_port) = (port_in(&first), port_in(&second));
+        Collector { child, port, grpc_port, lines, db, _dir: dir }
     }
 
     fn url(&self) -> String {
@@ -78,14 +84,20 @@ fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
 }
 
+/// Sender A uses the OTLP/HTTP protobuf exporter, sender B the OTLP/gRPC one, at the same time.
 #[test]
 fn the_agents_sdk_sends_live_runs_and_two_senders_do_not_mix() {
     let c = Collector::start();
     let send = |tag: &str| {
+        let (endpoint, protocol) = match tag {
+            "A" => (c.url(), "http"),
+            _ => (format!("http://127.0.0.1:{}", c.grpc_port), "grpc"),
+        };
         Command::new(python())
             .arg(root().join("tests/collect/send_agents_sdk.py"))
-            .arg(c.url())
+            .arg(endpoint)
             .arg(tag)
+            .arg(protocol)
             .env_remove("OPENAI_API_KEY")
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -177,7 +189,8 @@ fn bad_requests_get_the_otlp_status_and_store_nothing() {
     let c = Collector::start();
     let url = c.url();
     let statuses = rt().block_on(async {
-        let http = reqwest::Client::new();
+        // No pooled connections: a 413 answered mid-upload closes its connection.
+        let http = reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap();
         let post = |ct: &str, body: Vec<u8>| http.post(&url).header("content-type", ct.to_owned()).body(body);
         let mut out = vec![];
         let good = pb_request(vec![pb_span(&[1; 16], &[1; 8], "root")]);
@@ -389,4 +402,27 @@ fn capture_commands_start_an_endpoint_whose_traces_become_runs() {
         assert_eq!((stopped["on"].clone(), stopped["runs"].clone()), (Value::Bool(false), Value::from(1)));
         assert_eq!(api.dispatch("capture_status", serde_json::json!({})).await.unwrap()["on"], false);
     });
+}
+
+/// OTLP/gRPC through tonic's generated client: a request with spans lacking ids gets partial
+/// success, and a call carrying a browser `Origin` is refused with PERMISSION_DENIED.
+#[test]
+fn grpc_export_answers_like_the_spec() {
+    use opentelemetry_proto::tonic::collector::trace::v1::trace_service_client::TraceServiceClient;
+    let c = Collector::start();
+    let target = format!("http://127.0.0.1:{}", c.grpc_port);
+    rt().block_on(async {
+        let mut client = TraceServiceClient::connect(target.clone()).await.unwrap();
+        let req = ExportTraceServiceRequest::decode(
+            pb_request(vec![pb_span(&[], &[2; 8], "a"), pb_span(&[], &[3; 8], "b")]).as_slice(),
+        )
+        .unwrap();
+        let answer = client.export(req.clone()).await.unwrap().into_inner();
+        assert_eq!(answer.partial_success.map(|p| p.rejected_spans), Some(2));
+        let mut from_page = tonic::Request::new(req);
+        from_page.metadata_mut().insert("origin", "https://example.com".parse().unwrap());
+        let refused = client.export(from_page).await.unwrap_err();
+        assert_eq!(refused.code(), tonic::Code::PermissionDenied, "{refused}");
+    });
+    let _ = c.stop();
 }
