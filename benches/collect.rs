@@ -118,7 +118,8 @@ async fn phase(seconds: u64, rate: Option<f64>) -> (u64, f64, Vec<f64>, u64) {
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await.unwrap();
     let addr = listener.local_addr().unwrap();
     let url = format!("http://{addr}/v1/traces");
-    let live = Arc::new(Live::new(Duration::from_millis(QUIET_MS), url.clone()));
+    // As `baton collect` runs: every request kept in the store's inbox before it is acknowledged.
+    let live = Arc::new(Live::new(Duration::from_millis(QUIET_MS), url.clone()).with_inbox(store.clone()));
     let app = router(live.clone(), Guard::for_addr(addr, &[]));
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
     let saved: Arc<std::sync::Mutex<Vec<(String, Instant)>>> = Arc::default();

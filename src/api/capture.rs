@@ -81,7 +81,8 @@ impl Api {
         })?;
         let addr = listener.local_addr().map_err(|e| ApiError::new(ErrorCode::CaptureListen, e.to_string()))?;
         let endpoint = format!("http://{addr}/v1/traces");
-        let live = Arc::new(Live::new(Duration::from_secs(2), endpoint.clone()));
+        let live = Arc::new(Live::new(Duration::from_secs(2), endpoint.clone()).with_inbox(store.clone()));
+        live.replay().await.map_err(|e| ApiError::new(ErrorCode::StoreDb, e))?;
         let (stop, rx) = tokio::sync::watch::channel(false);
         let last_run = Arc::new(Mutex::new(None));
         let app = router(live.clone(), Guard::for_addr(addr, &[]));

@@ -54,7 +54,14 @@ pub fn run(a: Args) -> Outcome {
             );
         }
         let endpoint = format!("http://{addr}");
-        let live = Arc::new(Live::new(Duration::from_millis(a.quiet_ms), format!("{endpoint}/v1/traces")));
+        let live = Arc::new(
+            Live::new(Duration::from_millis(a.quiet_ms), format!("{endpoint}/v1/traces")).with_inbox(store.clone()),
+        );
+        // What a collector that stopped (or was killed) had acknowledged but not saved.
+        let replayed = live.replay().await.map_err(|e| ApiError::new(ErrorCode::StoreDb, e))?;
+        if replayed > 0 {
+            eprintln!("replaying {replayed} acknowledged request(s) a collector had not saved yet");
+        }
         println!("Baton collecting OpenTelemetry traces on {endpoint}/v1/traces (OTLP/HTTP, protobuf or JSON), saving to {url}");
         println!("Baton collecting OTLP/gRPC on http://{grpc_addr}");
         println!("Set in the system you run:");

@@ -23,11 +23,19 @@ impl TraceService for Receiver {
         &self,
         request: Request<ExportTraceServiceRequest>,
     ) -> Result<Response<ExportTraceServiceResponse>, Status> {
-        let spans = decode::from_proto(request.into_inner());
+        let req = request.into_inner();
+        let body = prost::Message::encode_to_vec(&req);
+        let spans = decode::from_proto(req);
         let before = spans.len();
         let spans: Vec<_> = spans.into_iter().filter(|s| !s.trace_id.is_empty() && !s.id.is_empty()).collect();
         let rejected = (before - spans.len()) as i64;
-        if !self.live.accept(spans) {
+        // Acknowledged only once kept: the request is committed to the inbox first.
+        let taken = self
+            .live
+            .take("protobuf", &body, spans)
+            .await
+            .map_err(|e| Status::unavailable(format!("cannot keep the spans now: {e}")))?;
+        if !taken {
             // OTLP/gRPC: UNAVAILABLE is the retryable "try later".
             return Err(Status::unavailable(format!(
                 "Baton holds {} spans waiting for their traces to end; retry shortly",

@@ -23,6 +23,10 @@ struct Pending {
     /// lost facts that run counted (the status counts them once).
     run_id: Option<String>,
     counted: (u64, u64),
+    /// Inbox rows that hold some of these spans (deleted once their traces are saved).
+    inbox: Vec<i64>,
+    /// Replayed from the inbox after a restart: saved at once, as interrupted.
+    replayed: bool,
 }
 
 struct Done {
@@ -37,6 +41,8 @@ struct Traces {
     pending: HashMap<String, Pending>,
     done: HashMap<String, Done>,
     held: usize,
+    /// For each inbox row, the traces it holds spans of that are not saved yet.
+    rows: HashMap<i64, std::collections::HashSet<String>>,
 }
 
 /// Counters for the status line.
@@ -77,7 +83,14 @@ fn build(trace_id: &str, p: &Pending, source: &str) -> Result<crate::trace::Trac
              SDK, Langfuse conventions); not saved"
         ));
     }
-    Ok(crate::import::reconstruct(&run, "otlp", source, None).0)
+    let mut trace = crate::import::reconstruct(&run, "otlp", source, None).0;
+    if p.replayed {
+        trace.outcome.status = crate::trace::OutcomeStatus::Interrupted;
+        trace.outcome.reason = "the collector stopped before this trace ended; these are the spans it had \
+                                acknowledged, and spans that arrive now amend the run"
+            .into();
+    }
+    Ok(trace)
 }
 
 pub struct Live {
@@ -85,15 +98,65 @@ pub struct Live {
     pub stats: Stats,
     quiet: Duration,
     source: String,
+    /// Where accepted requests are kept before they are acknowledged (none: in memory only).
+    inbox: Option<Store>,
 }
 
 impl Live {
     pub fn new(quiet: Duration, source: String) -> Live {
-        Live { traces: Mutex::new(Traces::default()), stats: Stats::default(), quiet, source }
+        Live { traces: Mutex::new(Traces::default()), stats: Stats::default(), quiet, source, inbox: None }
+    }
+
+    /// Keeps every accepted request in the store's inbox before it is acknowledged, so that a
+    /// crash loses nothing acknowledged ([`Live::replay`] brings it back).
+    pub fn with_inbox(mut self, store: Store) -> Live {
+        self.inbox = Some(store);
+        self
+    }
+
+    /// Whether `n` more spans can be held.
+    pub fn has_room(&self, n: usize) -> bool {
+        self.traces.lock().expect("no panic while held").held + n <= MAX_HELD_SPANS
+    }
+
+    /// Takes an accepted request: writes its body to the inbox (when there is one), then its
+    /// spans. `Ok(false)` when too many spans are held already (nothing taken).
+    pub async fn take(&self, encoding: &str, body: &[u8], spans: Vec<Span>) -> Result<bool, String> {
+        if !self.has_room(spans.len()) {
+            return Ok(false);
+        }
+        let row = match &self.inbox {
+            Some(store) => Some(store.inbox_put(encoding, body).await.map_err(|e| e.to_string())?),
+            None => None,
+        };
+        Ok(self.accept_from(spans, row, false))
+    }
+
+    /// Replays what the inbox still holds (a collector that stopped before saving it): those
+    /// traces are saved at the next tick, marked interrupted; their later spans amend them.
+    pub async fn replay(&self) -> Result<usize, String> {
+        let Some(store) = &self.inbox else { return Ok(0) };
+        let rows = store.inbox_all().await.map_err(|e| e.to_string())?;
+        let n = rows.len();
+        for (id, encoding, body) in rows {
+            let enc =
+                if encoding == "json" { super::decode::Encoding::Json } else { super::decode::Encoding::Protobuf };
+            match super::decode::spans(&body, enc) {
+                Ok((spans, _, _)) => {
+                    self.accept_from(spans, Some(id), true);
+                }
+                Err(_) => store.inbox_delete(&[id]).await.map_err(|e| e.to_string())?,
+            }
+        }
+        Ok(n)
     }
 
     /// Takes a request's spans; `false` (and nothing taken) when too many are held already.
     pub fn accept(&self, spans: Vec<Span>) -> bool {
+        self.accept_from(spans, None, false)
+    }
+
+    fn accept_from(&self, spans: Vec<Span>, row: Option<i64>, replayed: bool) -> bool {
         let mut t = self.traces.lock().expect("no panic while held");
         if t.held + spans.len() > MAX_HELD_SPANS {
             return false;
@@ -114,11 +177,21 @@ impl Live {
                     None => (None, false, vec![], (0, 0)),
                 };
                 t.held += spans.len();
-                t.pending.insert(id.clone(), Pending { spans, root_seen, last: now, run_id, counted });
+                t.pending.insert(
+                    id.clone(),
+                    Pending { spans, root_seen, last: now, run_id, counted, inbox: vec![], replayed },
+                );
+            }
+            if let Some(r) = row {
+                t.rows.entry(r).or_default().insert(id.clone());
             }
             let p = t.pending.get_mut(&id).expect("inserted above");
             p.root_seen |= sp.parent.is_empty();
             p.last = now;
+            p.replayed |= replayed;
+            if let Some(r) = row.filter(|r| !p.inbox.contains(r)) {
+                p.inbox.push(r);
+            }
             p.spans.push(sp);
         }
         true
@@ -132,7 +205,7 @@ impl Live {
             let ids: Vec<String> = t
                 .pending
                 .iter()
-                .filter(|(_, p)| all || (p.root_seen && p.last.elapsed() >= self.quiet))
+                .filter(|(_, p)| all || p.replayed || (p.root_seen && p.last.elapsed() >= self.quiet))
                 .map(|(id, _)| id.clone())
                 .collect();
             let out: Vec<(String, Pending)> =
@@ -207,37 +280,55 @@ impl Live {
             results.push(Err(format!("the store refused the captured runs (kept, will retry): {e}")));
             return results;
         }
-        let mut t = self.traces.lock().expect("no panic while held");
-        for ((trace_id, p, amended), trace) in to_save.into_iter().zip(traces) {
-            if !amended {
-                self.stats.runs.fetch_add(1, Ordering::Relaxed);
+        let mut finished_rows = vec![];
+        {
+            let mut t = self.traces.lock().expect("no panic while held");
+            for ((trace_id, p, amended), trace) in to_save.into_iter().zip(traces) {
+                for r in &p.inbox {
+                    if let Some(left) = t.rows.get_mut(r) {
+                        left.remove(&trace_id);
+                        if left.is_empty() {
+                            t.rows.remove(r);
+                            finished_rows.push(*r);
+                        }
+                    }
+                }
+                if !amended {
+                    self.stats.runs.fetch_add(1, Ordering::Relaxed);
+                }
+                let lost = trace
+                    .transfers
+                    .iter()
+                    .flat_map(|t| &t.facts)
+                    .filter(|f| f.status == crate::context::FactStatus::Lost)
+                    .count() as u64;
+                let counted = (trace.transfers.len() as u64, lost);
+                // An amended run replaces what its first save counted.
+                self.stats.transfers.fetch_add(counted.0, Ordering::Relaxed);
+                self.stats.transfers.fetch_sub(p.counted.0, Ordering::Relaxed);
+                self.stats.lost_facts.fetch_add(counted.1, Ordering::Relaxed);
+                self.stats.lost_facts.fetch_sub(p.counted.1, Ordering::Relaxed);
+                let run_id = trace.run_id.clone().expect("set above");
+                let agents = trace
+                    .definition
+                    .as_ref()
+                    .map(|d| d.agents.iter().map(|a| a.name.clone()).collect())
+                    .unwrap_or_default();
+                results.push(Ok(Saved {
+                    trace_id: trace_id.clone(),
+                    run_id: run_id.clone(),
+                    amended,
+                    agents,
+                    transfers: trace.transfers.len(),
+                }));
+                t.done.insert(trace_id, Done { spans: p.spans, run_id, at: Instant::now(), counted });
             }
-            let lost = trace
-                .transfers
-                .iter()
-                .flat_map(|t| &t.facts)
-                .filter(|f| f.status == crate::context::FactStatus::Lost)
-                .count() as u64;
-            let counted = (trace.transfers.len() as u64, lost);
-            // An amended run replaces what its first save counted.
-            self.stats.transfers.fetch_add(counted.0, Ordering::Relaxed);
-            self.stats.transfers.fetch_sub(p.counted.0, Ordering::Relaxed);
-            self.stats.lost_facts.fetch_add(counted.1, Ordering::Relaxed);
-            self.stats.lost_facts.fetch_sub(p.counted.1, Ordering::Relaxed);
-            let run_id = trace.run_id.clone().expect("set above");
-            let agents = trace
-                .definition
-                .as_ref()
-                .map(|d| d.agents.iter().map(|a| a.name.clone()).collect())
-                .unwrap_or_default();
-            results.push(Ok(Saved {
-                trace_id: trace_id.clone(),
-                run_id: run_id.clone(),
-                amended,
-                agents,
-                transfers: trace.transfers.len(),
-            }));
-            t.done.insert(trace_id, Done { spans: p.spans, run_id, at: Instant::now(), counted });
+        }
+        // The runs are committed: the inbox rows all of whose traces they hold can go.
+        if let (Some(inbox), false) = (&self.inbox, finished_rows.is_empty())
+            && let Err(e) = inbox.inbox_delete(&finished_rows).await
+        {
+            results.push(Err(format!("saved, but the capture inbox kept {} request(s): {e}", finished_rows.len())));
         }
         results
     }

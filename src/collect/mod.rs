@@ -75,15 +75,26 @@ async fn traces(State(s): State<Shared>, headers: HeaderMap, body: Bytes) -> Res
     // Decoding is CPU work: off the async workers.
     let decoded = tokio::task::spawn_blocking(move || {
         let body = decode::inflate(&body, gzip, MAX_INFLATED)?;
-        decode::spans(&body, encoding)
+        let spans = decode::spans(&body, encoding)?;
+        Ok::<_, Refused>((body, spans))
     })
     .await;
-    let (spans, rejected, why) = match decoded {
+    let (body, (spans, rejected, why)) = match decoded {
         Ok(Ok(d)) => d,
         Ok(Err(r)) => return refused(r),
         Err(e) => return refuse(StatusCode::INTERNAL_SERVER_ERROR, format!("decoding stopped: {e}")),
     };
-    if !live.accept(spans) {
+    let name = if encoding == Encoding::Json { "json" } else { "protobuf" };
+    // Acknowledged only once kept: the body is committed to the inbox first.
+    let taken = match live.take(name, &body, spans).await {
+        Ok(t) => t,
+        Err(e) => {
+            let mut r = refuse(StatusCode::SERVICE_UNAVAILABLE, format!("the store cannot keep the spans now: {e}"));
+            r.headers_mut().insert(header::RETRY_AFTER, "2".parse().expect("a header value"));
+            return r;
+        }
+    };
+    if !taken {
         let mut r = refuse(
             StatusCode::SERVICE_UNAVAILABLE,
             format!("Baton holds {} spans waiting for their traces to end; retry shortly", live.held()),

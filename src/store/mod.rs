@@ -2,6 +2,7 @@
 //! directory), PostgreSQL for a team. Items are stored once by content hash and snapshots as
 //! deltas; events are written as they happen, one transaction per batch.
 
+mod inbox;
 mod read;
 mod rows;
 mod snapshot;

@@ -26,10 +26,15 @@ struct Collector {
 
 impl Collector {
     fn start() -> Collector {
-        let dir = tempfile::tempdir().unwrap();
+        Collector::start_in(tempfile::tempdir().unwrap(), 300)
+    }
+
+    /// A collector on the store in `dir` (a restart reuses it), with a quiet period in ms.
+    fn start_in(dir: tempfile::TempDir, quiet_ms: u64) -> Collector {
         let db = dir.path().join("captured.db").display().to_string();
+        let quiet = quiet_ms.to_string();
         let mut child = Command::new(env!("CARGO_BIN_EXE_baton"))
-            .args(["collect", "--http-port", "0", "--grpc-port", "0", "--quiet-ms", "300", "--db", &db])
+            .args(["collect", "--http-port", "0", "--grpc-port", "0", "--quiet-ms", &quiet, "--db", &db])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -425,4 +430,54 @@ fn grpc_export_answers_like_the_spec() {
         assert_eq!(refused.code(), tonic::Code::PermissionDenied, "{refused}");
     });
     let _ = c.stop();
+}
+
+/// SIGKILL: every span the collector acknowledged is in the store; the restarted collector saves
+/// the trace at once, marked interrupted, as the same run a file import of the spans gives.
+#[test]
+fn acknowledged_spans_survive_a_sigkill() {
+    // A long quiet period: the trace is still open when the collector is killed.
+    let c = Collector::start_in(tempfile::tempdir().unwrap(), 600_000);
+    let fixture_path = root().join("tests/import/fixtures/otlp_genai.json");
+    let fixture = std::fs::read(&fixture_path).unwrap();
+    rt().block_on(async {
+        let r = reqwest::Client::new()
+            .post(c.url())
+            .header("content-type", "application/json")
+            .body(fixture)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200, "acknowledged");
+    });
+    let Collector { mut child, _dir: dir, .. } = c;
+    assert!(Command::new("kill").args(["-KILL", &child.id().to_string()]).status().unwrap().success());
+    let _ = child.wait();
+    let c = Collector::start_in(dir, 300);
+    let saved = c.wait_for("saved run", 1);
+    let ((db, _dir), _) = c.stop();
+    let mut file_runs = vec![];
+    import_file(&fixture_path, None, None, None, &mut |t, _| {
+        file_runs.push(t);
+        Ok(())
+    })
+    .unwrap();
+    rt().block_on(async {
+        let store = Store::open(&db).await.unwrap();
+        let runs = store.list_runs(None).await.unwrap();
+        assert_eq!(runs.len(), 1, "{saved:?}");
+        let t = store.load_trace(&runs[0].id).await.unwrap();
+        assert_eq!(t.outcome.status, baton::trace::OutcomeStatus::Interrupted, "{:?}", t.outcome);
+        let shape = |t: &baton::trace::Trace| -> Vec<(String, String, String)> {
+            t.transfers.iter().map(|x| (x.kind.as_str().to_owned(), x.from.clone(), x.to.clone())).collect()
+        };
+        assert_eq!(shape(&t), shape(&file_runs[0]));
+        assert_eq!(t.steps.len(), file_runs[0].steps.len());
+    });
+    // Saved runs leave the inbox: another restart replays nothing.
+    let c = Collector::start_in(_dir, 300);
+    std::thread::sleep(Duration::from_millis(1500));
+    let ((db, _dir), rest) = c.stop();
+    assert!(!rest.iter().any(|l| l.starts_with("saved run")), "{rest:?}");
+    rt().block_on(async { assert_eq!(Store::open(&db).await.unwrap().list_runs(None).await.unwrap().len(), 1) });
 }
