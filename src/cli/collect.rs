@@ -116,7 +116,11 @@ pub fn run(a: Args) -> Outcome {
             match r {
                 Ok(s) => println!(
                     "{} run {} ({}; {} transfer(s))",
-                    if s.amended { "amended" } else { "saved" },
+                    match (s.running, s.amended) {
+                        (true, _) => "capturing",
+                        (false, true) => "amended",
+                        (false, false) => "saved",
+                    },
                     s.run_id,
                     s.agents.join(", "),
                     s.transfers

@@ -14,6 +14,8 @@ use std::time::{Duration, Instant};
 pub const MAX_HELD_SPANS: usize = 1_000_000;
 /// How long a saved trace's spans are kept to amend its run when a late span arrives.
 const KEEP_DONE: Duration = Duration::from_secs(600);
+/// How long a trace runs before it is shown as a running run (and how often it is refreshed).
+const SHOW_AFTER: Duration = Duration::from_secs(1);
 
 struct Pending {
     spans: Vec<Span>,
@@ -27,6 +29,13 @@ struct Pending {
     inbox: Vec<i64>,
     /// Replayed from the inbox after a restart: saved at once, as interrupted.
     replayed: bool,
+    /// When its first span arrived, when it was last shown as a running run, and whether spans
+    /// arrived since.
+    first: Instant,
+    shown: Option<Instant>,
+    dirty: bool,
+    /// Reopened by a late span after its run was saved.
+    reopened: bool,
 }
 
 struct Done {
@@ -60,8 +69,21 @@ pub struct Saved {
     pub trace_id: String,
     pub run_id: String,
     pub amended: bool,
+    /// Shown while its trace is still arriving (saved again when it ends).
+    pub running: bool,
     pub agents: Vec<String>,
     pub transfers: usize,
+}
+
+/// The run a captured trace is saved as: its trace id as a UUID, so that every save of it (shown
+/// while it runs, saved when it ends, amended, replayed after a restart) is the same run.
+fn run_id_for(trace_id: &str) -> String {
+    let h = trace_id.to_ascii_lowercase();
+    if h.len() == 32 && h.bytes().all(|b| b.is_ascii_hexdigit()) {
+        format!("{}-{}-{}-{}-{}", &h[..8], &h[8..12], &h[12..16], &h[16..20], &h[20..])
+    } else {
+        format!("trace-{trace_id}")
+    }
 }
 
 /// The trace of one captured OTLP trace, as a file import builds it.
@@ -177,9 +199,22 @@ impl Live {
                     None => (None, false, vec![], (0, 0)),
                 };
                 t.held += spans.len();
+                let reopened = run_id.is_some();
                 t.pending.insert(
                     id.clone(),
-                    Pending { spans, root_seen, last: now, run_id, counted, inbox: vec![], replayed },
+                    Pending {
+                        spans,
+                        root_seen,
+                        last: now,
+                        run_id,
+                        counted,
+                        inbox: vec![],
+                        replayed,
+                        first: now,
+                        shown: None,
+                        dirty: true,
+                        reopened,
+                    },
                 );
             }
             if let Some(r) = row {
@@ -189,6 +224,7 @@ impl Live {
             p.root_seen |= sp.parent.is_empty();
             p.last = now;
             p.replayed |= replayed;
+            p.dirty = true;
             if let Some(r) = row.filter(|r| !p.inbox.contains(r)) {
                 p.inbox.push(r);
             }
@@ -214,8 +250,48 @@ impl Live {
             t.done.retain(|_, d| d.at.elapsed() < KEEP_DONE);
             out
         };
-        if ready.is_empty() {
+        // Traces still arriving after a second are shown as running runs (again each second while
+        // spans arrive), so that a user sees a long run while it happens.
+        let showing: Vec<(String, Pending)> = if all {
+            vec![]
+        } else {
+            let mut t = self.traces.lock().expect("no panic while held");
+            let now = Instant::now();
+            t.pending
+                .iter_mut()
+                .filter(|(_, p)| {
+                    p.dirty
+                        && !p.replayed
+                        && p.first.elapsed() >= SHOW_AFTER
+                        && p.shown.is_none_or(|s| s.elapsed() >= SHOW_AFTER)
+                })
+                .map(|(id, p)| {
+                    p.dirty = false;
+                    p.shown = Some(now);
+                    let copy = Pending {
+                        spans: p.spans.clone(),
+                        // Still arriving: not a trace whose root never came.
+                        root_seen: true,
+                        last: p.last,
+                        run_id: p.run_id.clone(),
+                        counted: p.counted,
+                        inbox: vec![],
+                        replayed: false,
+                        first: p.first,
+                        shown: p.shown,
+                        dirty: false,
+                        reopened: p.reopened,
+                    };
+                    (id.clone(), copy)
+                })
+                .collect()
+        };
+        if ready.is_empty() && showing.is_empty() {
             return vec![];
+        }
+        let mut results = self.show(store, showing).await;
+        if ready.is_empty() {
+            return results;
         }
         // Reconstruction is CPU work: off the async workers. Then one transaction for them all.
         let source = self.source.clone();
@@ -233,7 +309,6 @@ impl Live {
             Ok(b) => b,
             Err(e) => return vec![Err(format!("reconstruction stopped: {e}"))],
         };
-        let mut results = vec![];
         // Spans are not `Sync` (their kind is worked out lazily): only the traces cross the
         // awaits below; the pending spans wait beside them.
         let mut to_save: Vec<(String, Pending, bool)> = vec![];
@@ -241,18 +316,9 @@ impl Live {
         for (id, p, t) in built {
             match t {
                 Ok(mut trace) => {
+                    // Counted as a run already when it was shown running or saved before.
                     let amended = p.run_id.is_some();
-                    let run_id = p.run_id.clone().unwrap_or_else(crate::store::new_run_id);
-                    trace.run_id = Some(run_id.clone());
-                    if amended {
-                        match store.delete_run(&run_id).await {
-                            Ok(()) | Err(crate::store::StoreError::NoRun(_)) => {}
-                            Err(e) => {
-                                results.push(Err(format!("trace {id}: cannot amend run {run_id}: {e}")));
-                                continue;
-                            }
-                        }
-                    }
+                    trace.run_id = Some(run_id_for(&id));
                     to_save.push((id, p, amended));
                     traces.push(trace);
                 }
@@ -265,7 +331,7 @@ impl Live {
         let written = async {
             let mut tx = store.import_tx().await?;
             for trace in &traces {
-                tx.add(trace).await?;
+                tx.replace(trace).await?;
             }
             tx.commit().await
         }
@@ -317,7 +383,8 @@ impl Live {
                 results.push(Ok(Saved {
                     trace_id: trace_id.clone(),
                     run_id: run_id.clone(),
-                    amended,
+                    amended: p.reopened,
+                    running: false,
                     agents,
                     transfers: trace.transfers.len(),
                 }));
@@ -331,6 +398,79 @@ impl Live {
             results.push(Err(format!("saved, but the capture inbox kept {} request(s): {e}", finished_rows.len())));
         }
         results
+    }
+
+    /// Saves traces still arriving as running runs (replacing what was shown before).
+    async fn show(&self, store: &Store, showing: Vec<(String, Pending)>) -> Vec<Result<Saved, String>> {
+        if showing.is_empty() {
+            return vec![];
+        }
+        let source = self.source.clone();
+        let built = tokio::task::spawn_blocking(move || {
+            showing
+                .into_iter()
+                .filter_map(|(id, p)| {
+                    let mut trace = build(&id, &p, &source).ok()?;
+                    trace.run_id = Some(run_id_for(&id));
+                    trace.outcome.status = crate::trace::OutcomeStatus::Running;
+                    trace.outcome.reason = "capturing: spans of this trace are still arriving".into();
+                    Some((id, trace))
+                })
+                .collect::<Vec<_>>()
+        })
+        .await
+        .unwrap_or_default();
+        if built.is_empty() {
+            return vec![];
+        }
+        let written = async {
+            let mut tx = store.capture_tx().await?;
+            for (_, trace) in &built {
+                tx.replace(trace).await?;
+            }
+            tx.commit().await
+        }
+        .await;
+        if let Err(e) = written {
+            return vec![Err(format!("could not show the runs still arriving: {e}"))];
+        }
+        let mut out = vec![];
+        let mut t = self.traces.lock().expect("no panic while held");
+        for (id, trace) in built {
+            let Some(p) = t.pending.get_mut(&id) else { continue };
+            let run_id = trace.run_id.clone().expect("set above");
+            let first = p.run_id.is_none();
+            if first {
+                self.stats.runs.fetch_add(1, Ordering::Relaxed);
+            }
+            let lost = trace
+                .transfers
+                .iter()
+                .flat_map(|t| &t.facts)
+                .filter(|f| f.status == crate::context::FactStatus::Lost)
+                .count() as u64;
+            let counted = (trace.transfers.len() as u64, lost);
+            self.stats.transfers.fetch_add(counted.0, Ordering::Relaxed);
+            self.stats.transfers.fetch_sub(p.counted.0, Ordering::Relaxed);
+            self.stats.lost_facts.fetch_add(counted.1, Ordering::Relaxed);
+            self.stats.lost_facts.fetch_sub(p.counted.1, Ordering::Relaxed);
+            p.run_id = Some(run_id.clone());
+            p.counted = counted;
+            let agents = trace
+                .definition
+                .as_ref()
+                .map(|d| d.agents.iter().map(|a| a.name.clone()).collect())
+                .unwrap_or_default();
+            out.push(Ok(Saved {
+                trace_id: id,
+                run_id,
+                amended: !first,
+                running: true,
+                agents,
+                transfers: trace.transfers.len(),
+            }));
+        }
+        out
     }
 
     /// Spans waiting for their traces to complete.

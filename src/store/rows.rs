@@ -150,7 +150,9 @@ impl Rows {
     }
 
     /// The rows of one finished run, as the recorder would write them event by event.
-    pub(crate) fn add(&mut self, trace: &Trace, run_id: &str, topology: (&str, &str, String)) {
+    /// `live`: a run shown while its trace still arrives keeps the status `running` (a file's
+    /// trace that says running was interrupted).
+    pub(crate) fn add(&mut self, trace: &Trace, run_id: &str, topology: (&str, &str, String), live: bool) {
         let (topology_hash, topology_name, body) = topology;
         if self.seen_topologies.insert(topology_hash.to_owned()) {
             self.topologies.push([
@@ -234,7 +236,7 @@ impl Rows {
             ]);
         }
         let o = &trace.outcome;
-        let status = if o.status == OutcomeStatus::Running { OutcomeStatus::Interrupted } else { o.status };
+        let status = if o.status == OutcomeStatus::Running && !live { OutcomeStatus::Interrupted } else { o.status };
         self.runs.push([
             run(),
             Val::Text(topology_hash.to_owned()),

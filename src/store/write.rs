@@ -117,7 +117,20 @@ impl Store {
     /// Starts an import: every run added to it is written in one transaction, committed by
     /// [`ImportTx::commit`]. A failure, or a process killed midway, leaves nothing behind.
     pub async fn import_tx(&self) -> Result<ImportTx, StoreError> {
-        Ok(ImportTx { store: self.clone(), tx: self.write_tx().await?, runs: 0, rows: super::rows::Rows::new() })
+        Ok(ImportTx {
+            store: self.clone(),
+            tx: self.write_tx().await?,
+            runs: 0,
+            rows: super::rows::Rows::new(),
+            live: false,
+        })
+    }
+
+    /// An import for live capture: a run may be saved as still running (its trace arriving).
+    pub async fn capture_tx(&self) -> Result<ImportTx, StoreError> {
+        let mut tx = self.import_tx().await?;
+        tx.live = true;
+        Ok(tx)
     }
 
     /// Saves a finished trace (an import, a trace file) as a run; returns its id.
@@ -141,6 +154,7 @@ pub struct ImportTx {
     tx: Transaction<'static, Any>,
     runs: usize,
     rows: super::rows::Rows,
+    live: bool,
 }
 
 impl ImportTx {
@@ -155,12 +169,23 @@ impl ImportTx {
         let run_id = trace.run_id.clone().unwrap_or_else(new_run_id);
         let body = serde_json::to_string(&topology).expect("topologies serialize");
         let topology_hash = blake3::hash(body.as_bytes()).to_hex()[..32].to_string();
-        self.rows.add(trace, &run_id, (&topology_hash, &topology.name, body));
+        self.rows.add(trace, &run_id, (&topology_hash, &topology.name, body), self.live);
         if self.rows.full() {
             self.rows.flush(&mut self.tx, &self.store).await?;
         }
         self.runs += 1;
         Ok(run_id)
+    }
+
+    /// Adds a trace as a run, replacing a run with the same id if there is one (live capture:
+    /// a run shown while its trace is still arriving, then the trace once it has ended).
+    pub async fn replace(&mut self, trace: &Trace) -> Result<String, StoreError> {
+        if let Some(id) = &trace.run_id {
+            // Rows waiting in the batch for this run would be written after its deletion.
+            self.rows.flush(&mut self.tx, &self.store).await?;
+            delete_rows(&mut self.tx, id).await.map_err(|e| self.store.locate(e.into()))?;
+        }
+        self.add(trace).await
     }
 
     /// Makes every added run visible at once.
@@ -209,24 +234,30 @@ impl Store {
         if status == "running" && alive {
             return Err(StoreError::RunActive(run.into()));
         }
-        sqlx::query(
-            "DELETE FROM items WHERE id IN (SELECT item_id FROM run_items WHERE run_id = $1) \
-             AND id NOT IN (SELECT item_id FROM run_items WHERE run_id <> $2)",
-        )
-        .bind(run.to_owned())
-        .bind(run.to_owned())
-        .execute(&mut *tx)
-        .await?;
-        for table in ["fact_checks", "transfers", "steps", "snapshots", "run_items", "runs"] {
-            let col = if table == "runs" { "id" } else { "run_id" };
-            sqlx::query(sqlx::AssertSqlSafe(format!("DELETE FROM {table} WHERE {col} = $1")))
-                .bind(run.to_owned())
-                .execute(&mut *tx)
-                .await?;
-        }
+        delete_rows(&mut tx, run).await?;
         tx.commit().await?;
         Ok(())
     }
+}
+
+/// Removes a run's rows, and the items no other run references, inside `tx`.
+async fn delete_rows(tx: &mut Transaction<'static, Any>, run: &str) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "DELETE FROM items WHERE id IN (SELECT item_id FROM run_items WHERE run_id = $1) \
+         AND id NOT IN (SELECT item_id FROM run_items WHERE run_id <> $2)",
+    )
+    .bind(run.to_owned())
+    .bind(run.to_owned())
+    .execute(&mut **tx)
+    .await?;
+    for table in ["fact_checks", "transfers", "steps", "snapshots", "run_items", "runs"] {
+        let col = if table == "runs" { "id" } else { "run_id" };
+        sqlx::query(sqlx::AssertSqlSafe(format!("DELETE FROM {table} WHERE {col} = $1")))
+            .bind(run.to_owned())
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
 }
 
 impl Writer {

@@ -481,3 +481,61 @@ fn acknowledged_spans_survive_a_sigkill() {
     assert!(!rest.iter().any(|l| l.starts_with("saved run")), "{rest:?}");
     rt().block_on(async { assert_eq!(Store::open(&db).await.unwrap().list_runs(None).await.unwrap().len(), 1) });
 }
+
+/// A trace that keeps arriving for more than a second is shown as a running run while it does
+/// (the runs list has it, status running, with the steps so far), then the same run is saved
+/// complete once its root is in and it has been quiet.
+#[test]
+fn a_long_trace_is_shown_running_then_saved_as_the_same_run() {
+    let c = Collector::start_in(tempfile::tempdir().unwrap(), 1500);
+    let url = c.url();
+    let doc: Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join("tests/import/fixtures/otlp_genai.json")).unwrap())
+            .unwrap();
+    let spans: Vec<Value> = doc["resourceSpans"][0]["scopeSpans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["spans"].as_array().unwrap().clone())
+        .collect();
+    let (root_span, children): (Vec<Value>, Vec<Value>) =
+        spans.into_iter().partition(|s| s["parentSpanId"].as_str().unwrap_or("").is_empty());
+    let one = |sp: &Value| serde_json::json!({"resourceSpans": [{"scopeSpans": [{"spans": [sp]}]}]}).to_string();
+    let post = |body: String| {
+        let url = url.clone();
+        rt().block_on(async move {
+            let r = reqwest::Client::new()
+                .post(&url)
+                .header("content-type", "application/json")
+                .body(body)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(r.status(), 200);
+        })
+    };
+    // The children over 1.6 s, the root not yet.
+    for sp in &children {
+        post(one(sp));
+        std::thread::sleep(Duration::from_millis(1600 / children.len() as u64));
+    }
+    let shown = c.wait_for("capturing run", 1);
+    let id = shown[0].split_whitespace().nth(2).unwrap().to_owned();
+    let db = c.db.clone();
+    rt().block_on(async {
+        let store = Store::open(&db).await.unwrap();
+        let s = store.run_summary(&id).await.unwrap();
+        assert_eq!(s.outcome.status, baton::trace::OutcomeStatus::Running, "{s:?}");
+        assert!(s.steps > 0, "the steps so far are there");
+    });
+    post(one(&root_span[0]));
+    let saved = c.wait_for("saved run", 1);
+    assert!(saved[0].contains(&id), "{saved:?} is the run shown: {id}");
+    let ((db, _dir), _) = c.stop();
+    rt().block_on(async {
+        let store = Store::open(&db).await.unwrap();
+        let runs = store.list_runs(None).await.unwrap();
+        assert_eq!(runs.len(), 1);
+        assert_eq!(runs[0].outcome.status, baton::trace::OutcomeStatus::Completed);
+    });
+}
