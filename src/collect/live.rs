@@ -260,9 +260,11 @@ impl Live {
             t.pending
                 .iter_mut()
                 .filter(|(_, p)| {
+                    // Spans that keep arriving over more than a second (not a trace that merely
+                    // waits its turn to be saved, as under load).
                     p.dirty
                         && !p.replayed
-                        && p.first.elapsed() >= SHOW_AFTER
+                        && p.last.duration_since(p.first) >= SHOW_AFTER
                         && p.shown.is_none_or(|s| s.elapsed() >= SHOW_AFTER)
                 })
                 .map(|(id, p)| {
@@ -328,14 +330,29 @@ impl Live {
         if to_save.is_empty() {
             return results;
         }
-        let written = async {
-            let mut tx = store.import_tx().await?;
-            for trace in &traces {
-                tx.replace(trace).await?;
+        // Only a trace shown before, reopened, or replayed after a crash can have a run to
+        // replace; the rest are added (replacing costs a flush and the deletes).
+        let may_exist: Vec<bool> = to_save.iter().map(|(_, p, _)| p.run_id.is_some() || p.replayed).collect();
+        let write = |all_replace: bool| {
+            let (traces, may_exist) = (&traces, &may_exist);
+            async move {
+                let mut tx = store.import_tx().await?;
+                for (trace, replace) in traces.iter().zip(may_exist) {
+                    if all_replace || *replace {
+                        tx.replace(trace).await?;
+                    } else {
+                        tx.add(trace).await?;
+                    }
+                }
+                tx.commit().await
             }
-            tx.commit().await
-        }
-        .await;
+        };
+        // A trace sent again after its run was saved by an earlier collector (an exporter's retry
+        // across a restart) has a run already: the batch is then written again replacing each.
+        let written = match write(false).await {
+            Ok(n) => Ok(n),
+            Err(_) => write(true).await,
+        };
         if let Err(e) = written {
             // Nothing of the batch was written: its traces wait for the next tick.
             let mut t = self.traces.lock().expect("no panic while held");

@@ -539,3 +539,32 @@ fn a_long_trace_is_shown_running_then_saved_as_the_same_run() {
         assert_eq!(runs[0].outcome.status, baton::trace::OutcomeStatus::Completed);
     });
 }
+
+/// An exporter that sends a trace again after a restart (a retry of a request whose answer was
+/// lost): the run is replaced, never duplicated, and the collector keeps saving.
+#[test]
+fn a_trace_sent_again_after_a_restart_replaces_its_run() {
+    let send = |c: &Collector| {
+        let fixture = std::fs::read(root().join("tests/import/fixtures/otlp_genai.json")).unwrap();
+        rt().block_on(async {
+            let r = reqwest::Client::new()
+                .post(c.url())
+                .header("content-type", "application/json")
+                .body(fixture)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(r.status(), 200);
+        });
+    };
+    let c = Collector::start();
+    send(&c);
+    let first = c.wait_for("saved run", 1);
+    let ((_, dir), _) = c.stop();
+    let c = Collector::start_in(dir, 300);
+    send(&c);
+    let again = c.wait_for("saved run", 1);
+    assert_eq!(first[0].split_whitespace().nth(2), again[0].split_whitespace().nth(2), "the same run");
+    let ((db, _dir), _) = c.stop();
+    rt().block_on(async { assert_eq!(Store::open(&db).await.unwrap().list_runs(None).await.unwrap().len(), 1) });
+}
