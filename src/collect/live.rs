@@ -64,6 +64,29 @@ pub struct Stats {
     pub rejected: AtomicU64,
 }
 
+impl Stats {
+    /// Counts a saved run's transfers and lost facts in place of what its earlier save of the
+    /// same run counted (`before`); returns what it counts now.
+    fn recount(&self, trace: &crate::trace::Trace, before: (u64, u64)) -> (u64, u64) {
+        let lost = trace
+            .transfers
+            .iter()
+            .flat_map(|t| &t.facts)
+            .filter(|f| f.status == crate::context::FactStatus::Lost)
+            .count() as u64;
+        let now = (trace.transfers.len() as u64, lost);
+        self.transfers.fetch_add(now.0, Ordering::Relaxed);
+        self.transfers.fetch_sub(before.0, Ordering::Relaxed);
+        self.lost_facts.fetch_add(now.1, Ordering::Relaxed);
+        self.lost_facts.fetch_sub(before.1, Ordering::Relaxed);
+        now
+    }
+}
+
+fn agent_names(trace: &crate::trace::Trace) -> Vec<String> {
+    trace.definition.as_ref().map(|d| d.agents.iter().map(|a| a.name.clone()).collect()).unwrap_or_default()
+}
+
 /// One saved (or amended) run, as it is reported.
 pub struct Saved {
     pub trace_id: String,
@@ -379,24 +402,9 @@ impl Live {
                 if !amended {
                     self.stats.runs.fetch_add(1, Ordering::Relaxed);
                 }
-                let lost = trace
-                    .transfers
-                    .iter()
-                    .flat_map(|t| &t.facts)
-                    .filter(|f| f.status == crate::context::FactStatus::Lost)
-                    .count() as u64;
-                let counted = (trace.transfers.len() as u64, lost);
-                // An amended run replaces what its first save counted.
-                self.stats.transfers.fetch_add(counted.0, Ordering::Relaxed);
-                self.stats.transfers.fetch_sub(p.counted.0, Ordering::Relaxed);
-                self.stats.lost_facts.fetch_add(counted.1, Ordering::Relaxed);
-                self.stats.lost_facts.fetch_sub(p.counted.1, Ordering::Relaxed);
+                let counted = self.stats.recount(&trace, p.counted);
                 let run_id = trace.run_id.clone().expect("set above");
-                let agents = trace
-                    .definition
-                    .as_ref()
-                    .map(|d| d.agents.iter().map(|a| a.name.clone()).collect())
-                    .unwrap_or_default();
+                let agents = agent_names(&trace);
                 results.push(Ok(Saved {
                     trace_id: trace_id.clone(),
                     run_id: run_id.clone(),
@@ -460,24 +468,9 @@ impl Live {
             if first {
                 self.stats.runs.fetch_add(1, Ordering::Relaxed);
             }
-            let lost = trace
-                .transfers
-                .iter()
-                .flat_map(|t| &t.facts)
-                .filter(|f| f.status == crate::context::FactStatus::Lost)
-                .count() as u64;
-            let counted = (trace.transfers.len() as u64, lost);
-            self.stats.transfers.fetch_add(counted.0, Ordering::Relaxed);
-            self.stats.transfers.fetch_sub(p.counted.0, Ordering::Relaxed);
-            self.stats.lost_facts.fetch_add(counted.1, Ordering::Relaxed);
-            self.stats.lost_facts.fetch_sub(p.counted.1, Ordering::Relaxed);
+            p.counted = self.stats.recount(&trace, p.counted);
             p.run_id = Some(run_id.clone());
-            p.counted = counted;
-            let agents = trace
-                .definition
-                .as_ref()
-                .map(|d| d.agents.iter().map(|a| a.name.clone()).collect())
-                .unwrap_or_default();
+            let agents = agent_names(&trace);
             out.push(Ok(Saved {
                 trace_id: id,
                 run_id,
