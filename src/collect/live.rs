@@ -273,8 +273,8 @@ impl Live {
             t.done.retain(|_, d| d.at.elapsed() < KEEP_DONE);
             out
         };
-        // Traces still arriving after a second are shown as running runs (again each second while
-        // spans arrive), so that a user sees a long run while it happens.
+        // Traces still arriving are shown as running runs (again each second while spans arrive),
+        // so that a user sees a run while it happens.
         let showing: Vec<(String, Pending)> = if all {
             vec![]
         } else {
@@ -283,11 +283,12 @@ impl Live {
             t.pending
                 .iter_mut()
                 .filter(|(_, p)| {
-                    // Spans that keep arriving over more than a second (not a trace that merely
-                    // waits its turn to be saved, as under load).
+                    // A trace whose root has not ended is still running: shown from its first
+                    // agent span on. So is one whose spans keep arriving over more than a second
+                    // (not a trace that merely waits its turn to be saved, as under load).
                     p.dirty
                         && !p.replayed
-                        && p.last.duration_since(p.first) >= SHOW_AFTER
+                        && (!p.root_seen || p.last.duration_since(p.first) >= SHOW_AFTER)
                         && p.shown.is_none_or(|s| s.elapsed() >= SHOW_AFTER)
                 })
                 .map(|(id, p)| {

@@ -482,11 +482,11 @@ fn acknowledged_spans_survive_a_sigkill() {
     rt().block_on(async { assert_eq!(Store::open(&db).await.unwrap().list_runs(None).await.unwrap().len(), 1) });
 }
 
-/// A trace that keeps arriving for more than a second is shown as a running run while it does
-/// (the runs list has it, status running, with the steps so far), then the same run is saved
-/// complete once its root is in and it has been quiet.
+/// A trace whose root has not ended is shown as a running run from its first spans on (the runs
+/// list has it, status running, with the steps so far), grows as more spans arrive, then the same
+/// run is saved complete once its root is in and it has been quiet.
 #[test]
-fn a_long_trace_is_shown_running_then_saved_as_the_same_run() {
+fn a_running_trace_is_shown_from_its_first_spans_then_saved_as_the_same_run() {
     let c = Collector::start_in(tempfile::tempdir().unwrap(), 1500);
     let url = c.url();
     let doc: Value =
@@ -500,7 +500,8 @@ fn a_long_trace_is_shown_running_then_saved_as_the_same_run() {
         .collect();
     let (root_span, children): (Vec<Value>, Vec<Value>) =
         spans.into_iter().partition(|s| s["parentSpanId"].as_str().unwrap_or("").is_empty());
-    let one = |sp: &Value| serde_json::json!({"resourceSpans": [{"scopeSpans": [{"spans": [sp]}]}]}).to_string();
+    assert!(children.len() >= 4, "the fixture has spans to send in two halves");
+    let many = |sp: &[Value]| serde_json::json!({"resourceSpans": [{"scopeSpans": [{"spans": sp}]}]}).to_string();
     let post = |body: String| {
         let url = url.clone();
         rt().block_on(async move {
@@ -514,21 +515,29 @@ fn a_long_trace_is_shown_running_then_saved_as_the_same_run() {
             assert_eq!(r.status(), 200);
         })
     };
-    // The children over 1.6 s, the root not yet.
-    for sp in &children {
-        post(one(sp));
-        std::thread::sleep(Duration::from_millis(1600 / children.len() as u64));
-    }
+    let db = c.db.clone();
+    let steps = |id: &str| {
+        rt().block_on(async {
+            let store = Store::open(&db).await.unwrap();
+            let s = store.run_summary(id).await.unwrap();
+            assert_eq!(s.outcome.status, baton::trace::OutcomeStatus::Running, "{s:?}");
+            s.steps
+        })
+    };
+    // The first half of the children in one request, the root not yet: the run is there.
+    let (first, rest) = children.split_at(children.len() / 2);
+    post(many(first));
     let shown = c.wait_for("capturing run", 1);
     let id = shown[0].split_whitespace().nth(2).unwrap().to_owned();
-    let db = c.db.clone();
-    rt().block_on(async {
-        let store = Store::open(&db).await.unwrap();
-        let s = store.run_summary(&id).await.unwrap();
-        assert_eq!(s.outcome.status, baton::trace::OutcomeStatus::Running, "{s:?}");
-        assert!(s.steps > 0, "the steps so far are there");
-    });
-    post(one(&root_span[0]));
+    let before = steps(&id);
+    assert!(before > 0, "the steps so far are there");
+    // The rest: the same run, with more steps.
+    post(many(rest));
+    let again = c.wait_for("capturing run", 1);
+    assert!(again[0].contains(&id), "{again:?} is the run shown: {id}");
+    let after = steps(&id);
+    assert!(after > before, "{after} steps after the second half, {before} before");
+    post(many(&root_span[..1]));
     let saved = c.wait_for("saved run", 1);
     assert!(saved[0].contains(&id), "{saved:?} is the run shown: {id}");
     let ((db, _dir), _) = c.stop();
