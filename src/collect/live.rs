@@ -36,6 +36,9 @@ struct Pending {
     dirty: bool,
     /// Reopened by a late span after its run was saved.
     reopened: bool,
+    /// Runs it was shown as before it joined an earlier trace of its conversation (deleted when
+    /// it is saved).
+    stale: Vec<String>,
 }
 
 struct Done {
@@ -43,6 +46,8 @@ struct Done {
     run_id: String,
     at: Instant,
     counted: (u64, u64),
+    /// The conversation its root span names (`gen_ai.conversation.id`, `session.id`).
+    conversation: Option<String>,
 }
 
 #[derive(Default)]
@@ -52,6 +57,15 @@ struct Traces {
     held: usize,
     /// For each inbox row, the traces it holds spans of that are not saved yet.
     rows: HashMap<i64, std::collections::HashSet<String>>,
+    /// A trace merged into a later trace of its conversation: where its late spans go.
+    alias: HashMap<String, String>,
+}
+
+/// The conversation a trace belongs to, as its root span names it (nested agents' spans may
+/// carry conversations of their own).
+fn conversation_of_root(spans: &[Span]) -> Option<String> {
+    let roots: Vec<Span> = spans.iter().filter(|s| s.parent.is_empty()).cloned().collect();
+    otlp::conversation_of(&roots)
 }
 
 /// Counters for the status line.
@@ -138,6 +152,55 @@ fn build(trace_id: &str, p: &Pending, source: &str) -> Result<crate::trace::Trac
     Ok(trace)
 }
 
+/// Traces of one conversation are one run, as a file import makes them (pydantic-ai's
+/// programmatic hand-off, a chat's later turns): a ready trace whose root names the conversation
+/// of a saved run, or of an earlier ready trace, joins it and keeps its run id.
+fn merge_conversations(t: &mut Traces, mut ready: Vec<(String, Pending)>) -> Vec<(String, Pending)> {
+    ready.sort_by_key(|(_, p)| p.spans.iter().map(|s| s.start).min());
+    let mut out: Vec<(String, Pending, Option<String>)> = vec![];
+    for (id, mut p) in ready {
+        let Some(conv) = conversation_of_root(&p.spans) else {
+            out.push((id, p, None));
+            continue;
+        };
+        if let Some((qid, q, _)) = out.iter_mut().find(|(_, _, c)| c.as_deref() == Some(conv.as_str())) {
+            for r in &p.inbox {
+                if let Some(set) = t.rows.get_mut(r) {
+                    set.remove(&id);
+                    set.insert(qid.clone());
+                }
+                if !q.inbox.contains(r) {
+                    q.inbox.push(*r);
+                }
+            }
+            q.stale.extend(p.run_id.take().filter(|r| q.run_id.as_ref() != Some(r)));
+            q.stale.append(&mut p.stale);
+            q.spans.append(&mut p.spans);
+            q.replayed |= p.replayed;
+            t.alias.insert(id, qid.clone());
+            continue;
+        }
+        let earlier =
+            t.done.iter().find(|(_, d)| d.conversation.as_deref() == Some(conv.as_str())).map(|(k, _)| k.clone());
+        if let Some(old) = earlier.filter(|old| *old != id) {
+            let d = t.done.remove(&old).expect("found above");
+            let mut spans = d.spans;
+            spans.append(&mut p.spans);
+            p.spans = spans;
+            p.stale.extend(p.run_id.take().filter(|r| *r != d.run_id));
+            p.run_id = Some(d.run_id);
+            p.counted = d.counted;
+            p.reopened = true;
+            for to in t.alias.values_mut().filter(|to| **to == old) {
+                *to = id.clone();
+            }
+            t.alias.insert(old, id.clone());
+        }
+        out.push((id, p, Some(conv)));
+    }
+    out.into_iter().map(|(id, p, _)| (id, p)).collect()
+}
+
 pub struct Live {
     traces: Mutex<Traces>,
     pub stats: Stats,
@@ -210,7 +273,7 @@ impl Live {
         self.stats.spans.fetch_add(spans.len() as u64, Ordering::Relaxed);
         for sp in spans {
             t.held += 1;
-            let id = sp.trace_id.clone();
+            let id = t.alias.get(&sp.trace_id).cloned().unwrap_or_else(|| sp.trace_id.clone());
             if !t.pending.contains_key(&id) {
                 // A late span of a saved trace reopens it, to amend the same run.
                 let reopened = t
@@ -237,6 +300,7 @@ impl Live {
                         shown: None,
                         dirty: true,
                         reopened,
+                        stale: vec![],
                     },
                 );
             }
@@ -271,7 +335,9 @@ impl Live {
                 ids.into_iter().filter_map(|id| t.pending.remove(&id).map(|p| (id, p))).collect();
             t.held -= out.iter().map(|(_, p)| p.spans.len()).sum::<usize>();
             t.done.retain(|_, d| d.at.elapsed() < KEEP_DONE);
-            out
+            let live: std::collections::HashSet<String> = t.done.keys().chain(t.pending.keys()).cloned().collect();
+            t.alias.retain(|_, to| live.contains(to));
+            merge_conversations(&mut t, out)
         };
         // Traces still arriving are shown as running runs (again each second while spans arrive),
         // so that a user sees a run while it happens.
@@ -307,6 +373,7 @@ impl Live {
                         shown: p.shown,
                         dirty: false,
                         reopened: p.reopened,
+                        stale: vec![],
                     };
                     (id.clone(), copy)
                 })
@@ -344,7 +411,7 @@ impl Live {
                 Ok(mut trace) => {
                     // Counted as a run already when it was shown running or saved before.
                     let amended = p.run_id.is_some();
-                    trace.run_id = Some(run_id_for(&id));
+                    trace.run_id = Some(p.run_id.clone().unwrap_or_else(|| run_id_for(&id)));
                     to_save.push((id, p, amended));
                     traces.push(trace);
                 }
@@ -357,11 +424,15 @@ impl Live {
         // Only a trace shown before, reopened, or replayed after a crash can have a run to
         // replace; the rest are added (replacing costs a flush and the deletes).
         let may_exist: Vec<bool> = to_save.iter().map(|(_, p, _)| p.run_id.is_some() || p.replayed).collect();
+        let stale: Vec<Vec<String>> = to_save.iter().map(|(_, p, _)| p.stale.clone()).collect();
         let write = |all_replace: bool| {
-            let (traces, may_exist) = (&traces, &may_exist);
+            let (traces, may_exist, stale) = (&traces, &may_exist, &stale);
             async move {
                 let mut tx = store.import_tx().await?;
-                for (trace, replace) in traces.iter().zip(may_exist) {
+                for ((trace, replace), stale) in traces.iter().zip(may_exist).zip(stale) {
+                    for run in stale {
+                        tx.delete(run).await?;
+                    }
                     if all_replace || *replace {
                         tx.replace(trace).await?;
                     } else {
@@ -414,7 +485,8 @@ impl Live {
                     agents,
                     transfers: trace.transfers.len(),
                 }));
-                t.done.insert(trace_id, Done { spans: p.spans, run_id, at: Instant::now(), counted });
+                let conversation = conversation_of_root(&p.spans);
+                t.done.insert(trace_id, Done { spans: p.spans, run_id, at: Instant::now(), counted, conversation });
             }
         }
         // The runs are committed: the inbox rows all of whose traces they hold can go.
@@ -437,7 +509,7 @@ impl Live {
                 .into_iter()
                 .filter_map(|(id, p)| {
                     let mut trace = build(&id, &p, &source).ok()?;
-                    trace.run_id = Some(run_id_for(&id));
+                    trace.run_id = Some(p.run_id.clone().unwrap_or_else(|| run_id_for(&id)));
                     trace.outcome.status = crate::trace::OutcomeStatus::Running;
                     trace.outcome.reason = "capturing: spans of this trace are still arriving".into();
                     Some((id, trace))

@@ -188,6 +188,12 @@ impl ImportTx {
         self.add(trace).await
     }
 
+    /// Deletes a run in the same transaction (a captured run merged into another).
+    pub async fn delete(&mut self, run_id: &str) -> Result<(), StoreError> {
+        self.rows.flush(&mut self.tx, &self.store).await?;
+        delete_rows(&mut self.tx, run_id).await.map_err(|e| self.store.locate(e.into()))
+    }
+
     /// Makes every added run visible at once.
     pub async fn commit(mut self) -> Result<usize, StoreError> {
         let store = self.store.clone();

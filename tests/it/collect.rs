@@ -167,6 +167,213 @@ fn the_agents_sdk_sends_live_runs_and_two_senders_do_not_mix() {
     });
 }
 
+/// Runs `tests/collect/<script> URL TAG` once per tag, all at once, against the collector's
+/// OTLP/HTTP endpoint; each sender's printed ground truth, by tag.
+fn send_all(c: &Collector, script: &str, tags: &[&str]) -> Vec<(String, Value)> {
+    let children: Vec<_> = tags
+        .iter()
+        .map(|tag| {
+            Command::new(python())
+                .arg(root().join("tests/collect").join(script))
+                .arg(c.url())
+                .arg(tag)
+                .env_remove("OPENAI_API_KEY")
+                .env_remove("GOOGLE_API_KEY")
+                .env_remove("GEMINI_API_KEY")
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    children
+        .into_iter()
+        .zip(tags)
+        .map(|(p, tag)| {
+            let out = p.wait_with_output().unwrap();
+            assert!(out.status.success(), "{script} {tag}: {}", stderr(&out));
+            let truth = serde_json::from_slice(&out.stdout)
+                .unwrap_or_else(|e| panic!("{script} {tag} printed no ground truth ({e}): {}", stdout(&out)));
+            (tag.to_string(), truth)
+        })
+        .collect()
+}
+
+/// JSON (a value, or JSON text) in one form, so `{"a": 1}` written by Python and `{"a":1}` by
+/// Baton compare equal; text that is not JSON stays as it is.
+fn canon(v: &Value) -> String {
+    match v {
+        Value::String(s) => serde_json::from_str::<Value>(s).map(|j| j.to_string()).unwrap_or_else(|_| s.clone()),
+        other => other.to_string(),
+    }
+}
+
+/// Tool-call arguments in one form; none, "" and {} are the same.
+fn canon_args(v: &Value) -> String {
+    match v {
+        Value::Null => "{}".into(),
+        Value::String(s) if s.trim().is_empty() => "{}".into(),
+        other => canon(other),
+    }
+}
+
+/// A recorded model request as comparable atoms: its system instruction first (when it has one),
+/// then per message "role: texts" and each call / result.
+fn request_atoms(req: &Value) -> Vec<String> {
+    let mut out = vec![];
+    if let Some(sys) = req["system"].as_str().filter(|s| !s.is_empty()) {
+        out.push(format!("system: {sys}"));
+    }
+    for m in req["contents"].as_array().unwrap() {
+        let role = m["role"].as_str().unwrap();
+        let parts = m["parts"].as_array().unwrap();
+        let texts: Vec<&str> =
+            parts.iter().filter(|p| p["type"] == "text").filter_map(|p| p["text"].as_str()).collect();
+        if !texts.is_empty() {
+            out.push(format!("{role}: {}", texts.join("\n")));
+        }
+        for p in parts {
+            match p["type"].as_str() {
+                Some("tool_call") => out.push(format!(
+                    "call {} {} {}",
+                    p["name"].as_str().unwrap(),
+                    p["id"].as_str().unwrap_or(""),
+                    canon_args(&p["arguments"])
+                )),
+                Some("tool_result") => {
+                    out.push(format!("result {} {}", p["id"].as_str().unwrap_or(""), canon(&p["result"])))
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// Items of a trace as the same atoms (instructions as "system", messages by role).
+fn item_atoms(t: &baton::trace::Trace, ids: &[baton::context::ItemId]) -> Vec<String> {
+    use baton::context::ItemKind;
+    ids.iter()
+        .map(|id| t.item(*id).unwrap())
+        .filter_map(|i| match i.kind {
+            ItemKind::Instructions => Some(format!("system: {}", i.text)),
+            ItemKind::UserMessage => Some(format!("user: {}", i.text)),
+            ItemKind::AssistantMessage => Some(format!("assistant: {}", i.text)),
+            ItemKind::ToolCall | ItemKind::TransferCall => Some(format!(
+                "call {} {} {}",
+                i.name.as_deref().unwrap_or(""),
+                i.call_id.as_deref().unwrap_or(""),
+                canon_args(&Value::String(i.arguments.clone().unwrap_or_default()))
+            )),
+            ItemKind::ToolResult | ItemKind::TransferOutput => {
+                Some(format!("result {} {}", i.call_id.as_deref().unwrap_or(""), canon(&Value::String(i.text.clone()))))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Every sender has exactly one run, with `agents` (its tag's names, in order), and that run is
+/// what the framework did: the transfers (kind, from, to) in order, one model-call step per
+/// recorded request whose context is exactly that request, each transfer's receiver exactly
+/// the receiver's first request after it, the final output and the last agent.
+fn check_live_runs(c: Collector, sent: &[(String, Value)], agents: impl Fn(&str) -> Vec<String>) {
+    let saved = c.wait_for("saved run", sent.len());
+    let ((db, _dir), rest) = c.stop();
+    rt().block_on(async {
+        let store = Store::open(&db).await.unwrap();
+        let runs = store.list_runs(None).await.unwrap();
+        assert_eq!(runs.len(), sent.len(), "one run per sender: {saved:?} {rest:?}");
+        for (tag, truth) in sent {
+            let want_agents = agents(tag);
+            let trace = {
+                let mut found = None;
+                for r in &runs {
+                    let t = store.load_trace(&r.id).await.unwrap();
+                    let names: Vec<String> =
+                        t.definition.as_ref().unwrap().agents.iter().map(|a| a.name.clone()).collect();
+                    if names.contains(&want_agents[0]) {
+                        assert_eq!(names, want_agents, "sender {tag}: one run per sender, not mixed, not split");
+                        found = Some(t);
+                    }
+                }
+                found.unwrap_or_else(|| panic!("no run of sender {tag}: {saved:?} {rest:?}"))
+            };
+            let def = trace.definition.as_ref().unwrap();
+            let name = |id: &str| def.agent(id).unwrap().name.clone();
+            let transfers: Vec<(String, String, String)> =
+                trace.transfers.iter().map(|x| (x.kind.as_str().to_owned(), name(&x.from), name(&x.to))).collect();
+            let truth_transfers: Vec<(String, String, String)> = truth["transfers"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| {
+                    let s = |k: &str| x[k].as_str().unwrap().to_owned();
+                    (s("kind"), s("from"), s("to"))
+                })
+                .collect();
+            assert_eq!(transfers, truth_transfers, "sender {tag}: transfers");
+            // One model-call step per request the fake models recorded, in order, each showing
+            // exactly what the framework sent that model.
+            let requests = truth["requests"].as_array().unwrap();
+            let calls: Vec<&baton::trace::Step> =
+                trace.steps.iter().filter(|s| s.kind == baton::trace::StepKind::ModelCall).collect();
+            let call_agents: Vec<String> = calls.iter().map(|s| name(&s.agent)).collect();
+            let truth_agents: Vec<String> = requests.iter().map(|r| r["agent"].as_str().unwrap().to_owned()).collect();
+            assert_eq!(call_agents, truth_agents, "sender {tag}: model calls");
+            for (n, (step, req)) in calls.iter().zip(requests).enumerate() {
+                assert_eq!(
+                    item_atoms(&trace, &step.context),
+                    request_atoms(req),
+                    "sender {tag}: model call {n} ({}) shows what its model got",
+                    call_agents[n]
+                );
+            }
+            // Each receiver's input is its first request after the transfer.
+            for (i, x) in trace.transfers.iter().enumerate() {
+                let before = calls.iter().filter(|s| s.index < x.step).count();
+                let to = name(&x.to);
+                let first = requests[before..]
+                    .iter()
+                    .find(|r| r["agent"] == to.as_str())
+                    .unwrap_or_else(|| panic!("sender {tag}: {to} made no model call after transfer {i}"));
+                assert_eq!(
+                    item_atoms(&trace, &x.receiver),
+                    request_atoms(first),
+                    "sender {tag}: transfer {i}'s receiver is what {to} got"
+                );
+            }
+            assert_eq!(
+                trace.outcome.final_output.as_deref(),
+                truth["final_output"].as_str(),
+                "sender {tag}: final output"
+            );
+            assert_eq!(name(&trace.outcome.owner), truth["last_agent"].as_str().unwrap(), "sender {tag}: owner");
+        }
+    });
+}
+
+/// google-adk's own telemetry (experimental GenAI semconv, content on the spans) from a real
+/// Runner: an AgentTool call is a delegation, transfer_to_agent a handoff; two senders at once.
+#[test]
+fn adk_sends_live_runs_with_an_agent_tool_and_a_transfer() {
+    let c = Collector::start();
+    let sent = send_all(&c, "send_adk.py", &["A", "B"]);
+    check_live_runs(c, &sent, |tag| {
+        vec![format!("Coordinator_{tag}"), format!("Lookup_{tag}"), format!("Billing_{tag}")]
+    });
+}
+
+/// pydantic-ai's own instrumentation: an agent run inside a tool is a delegation; the app's
+/// next agent run with the first run's message history is a handoff, although it is a trace of
+/// its own (the same gen_ai.conversation.id), so both traces are one run; two senders at once.
+#[test]
+fn pydantic_ai_sends_live_runs_with_a_delegation_and_a_handoff() {
+    let c = Collector::start();
+    let sent = send_all(&c, "send_pydantic_ai.py", &["A", "B"]);
+    check_live_runs(c, &sent, |tag| vec![format!("support {tag}"), format!("billing {tag}"), format!("refunds {tag}")]);
+}
+
 /// One span of a protobuf request.
 fn pb_span(trace: &[u8], id: &[u8], name: &str) -> Span {
     Span {
@@ -576,4 +783,75 @@ fn a_trace_sent_again_after_a_restart_replaces_its_run() {
     assert_eq!(first[0].split_whitespace().nth(2), again[0].split_whitespace().nth(2), "the same run");
     let ((db, _dir), _) = c.stop();
     rt().block_on(async { assert_eq!(Store::open(&db).await.unwrap().list_runs(None).await.unwrap().len(), 1) });
+}
+
+/// pydantic-ai's programmatic hand-off is a second trace of the same conversation: sent after the
+/// first trace's run was saved, it joins that run (one run, both transfers, the same id) instead
+/// of becoming a run of its own. Ground truth: the fixture's expected file, written from what
+/// pydantic-ai's models received.
+#[test]
+fn a_later_trace_of_a_saved_conversation_joins_its_run() {
+    let c = Collector::start();
+    let doc: Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("tests/import/fixtures/otlp_pydantic_ai.json")).unwrap(),
+    )
+    .unwrap();
+    let expected: Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("tests/import/fixtures/otlp_pydantic_ai.expected.json")).unwrap(),
+    )
+    .unwrap();
+    let spans: Vec<Value> = doc["resourceSpans"][0]["scopeSpans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["spans"].as_array().unwrap().clone())
+        .collect();
+    let mut traces: Vec<String> = spans.iter().map(|s| s["traceId"].as_str().unwrap().to_owned()).collect();
+    traces.dedup();
+    assert_eq!(traces.len(), 2, "the fixture holds the two traces of one conversation");
+    let post = |trace: &str| {
+        let part: Vec<&Value> = spans.iter().filter(|s| s["traceId"] == trace).collect();
+        let body = serde_json::json!({"resourceSpans": [{"resource": doc["resourceSpans"][0]["resource"],
+            "scopeSpans": [{"scope": doc["resourceSpans"][0]["scopeSpans"][0]["scope"], "spans": part}]}]});
+        rt().block_on(async {
+            let r = reqwest::Client::new()
+                .post(c.url())
+                .header("content-type", "application/json")
+                .body(body.to_string())
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(r.status(), 200);
+        })
+    };
+    post(&traces[0]);
+    let first = c.wait_for("saved run", 1);
+    let id = first[0].split_whitespace().nth(2).unwrap().to_owned();
+    post(&traces[1]);
+    let second = c.wait_for("amended run", 1);
+    assert!(second[0].contains(&id), "the second trace amends run {id}: {second:?}");
+    let ((db, _dir), _) = c.stop();
+    rt().block_on(async {
+        let store = Store::open(&db).await.unwrap();
+        let runs = store.list_runs(None).await.unwrap();
+        assert_eq!(runs.len(), 1, "one run for the conversation");
+        let t = store.load_trace(&runs[0].id).await.unwrap();
+        let def = t.definition.as_ref().unwrap();
+        let name = |id: &str| def.agent(id).unwrap().name.clone();
+        let got: Vec<(String, String, String)> =
+            t.transfers.iter().map(|x| (x.kind.as_str().to_owned(), name(&x.from), name(&x.to))).collect();
+        let want: Vec<(String, String, String)> = expected["transfers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| {
+                (
+                    x["kind"].as_str().unwrap().to_owned(),
+                    x["from"].as_str().unwrap().to_owned(),
+                    x["to"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        assert_eq!(got, want);
+    });
 }
