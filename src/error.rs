@@ -181,6 +181,16 @@ error_codes! {
     ProvidersKeyring = "providers.keyring", Internal;
     /// Live capture cannot listen (the port is taken) or stopped.
     CaptureListen = "capture.listen", Busy;
+    /// The code to import could not be read (a missing file, not a module).
+    CodeRead = "code.read", BadInput;
+    /// The Python interpreter could not be started, or printed nothing Baton understands.
+    CodePython = "code.python", BadInput;
+    /// The module could not be imported (a syntax error, an exception, a missing package).
+    CodeModule = "code.module", BadInput;
+    /// The module builds no agent.
+    CodeNoAgents = "code.no_agents", BadInput;
+    /// The entry agent is ambiguous or unknown.
+    CodeEntry = "code.entry", BadInput;
 }
 
 impl std::fmt::Display for ErrorCode {

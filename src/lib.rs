@@ -9,6 +9,7 @@ pub mod engine;
 pub mod error;
 pub mod export;
 pub mod import;
+pub mod import_code;
 pub mod lint;
 pub mod providers;
 pub mod refactor;

@@ -84,6 +84,7 @@ pub fn supervisor_refactor(t: &Topology, chain: Option<&[String]>) -> Result<(To
             instructions,
             model: t.agent(&head).and_then(|a| a.model.clone()),
             tools: vec![],
+            source: None,
         },
     );
     // Chain edges go; edges that reached the head now reach the supervisor, and the agents that

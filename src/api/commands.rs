@@ -5,6 +5,7 @@
 //! one line here, its method on [`Api`], and its caller in the UI.
 
 use super::capture::{CaptureArgs, CaptureStatus};
+use super::code::{ImportCodeArgs, ImportedCode};
 use super::designer::{
     ExportArgs, LintArgs, NewTopologyArgs, OpenedTopology, PathArgs, RefactorArgs, SaveArgs, WriteTextArgs,
 };
@@ -141,6 +142,8 @@ commands! {
     lint_topology(LintArgs) -> Vec<Finding>;
     /// Renders a topology in an export format.
     export_topology(ExportArgs) -> String;
+    /// Reads the agents of an Agents SDK or ADK module (or ADK Agent Config YAML) into a topology.
+    import_code(ImportCodeArgs) -> ImportedCode;
     /// Rewrites a handoff chain under a supervisor that delegates and keeps ownership.
     refactor_supervisor(RefactorArgs) -> Topology;
     /// Starts a run that is saved as it goes; answers with its id at once.

@@ -5,6 +5,7 @@
 
 pub mod bindings;
 mod capture;
+mod code;
 pub mod commands;
 mod designer;
 mod files;
@@ -14,6 +15,7 @@ mod runs;
 mod settings;
 
 pub use crate::error::{ApiError, Category, ErrorCode};
+pub use code::{ImportCodeArgs, ImportedCode, read_code};
 pub use commands::COMMAND_NAMES;
 pub use designer::{
     ExportArgs, LintArgs, NewTopologyArgs, OpenedTopology, PathArgs, RefactorArgs, SaveArgs, WriteTextArgs,

@@ -7,6 +7,7 @@
 mod args;
 mod collect;
 mod export;
+mod import_code;
 mod lint;
 mod print;
 mod providers;
@@ -35,6 +36,8 @@ enum Command {
     Lint(lint::Args),
     /// Export a topology to config, code or a drawing.
     Export(export::Args),
+    /// Read the topology an OpenAI Agents SDK or Google ADK module builds (or ADK Agent Config YAML).
+    ImportCode(import_code::Args),
     /// Rewrite a topology.
     #[command(subcommand)]
     Refactor(refactor::Cmd),
@@ -73,6 +76,7 @@ pub fn main() -> i32 {
         Command::Validate(a) => validate::run(a),
         Command::Lint(a) => lint::run(a),
         Command::Export(a) => export::run(a),
+        Command::ImportCode(a) => import_code::run(a),
         Command::Refactor(c) => refactor::run(c),
         Command::Run(a) => run::run(a),
         Command::Trace(c) => trace::run(c),

@@ -66,6 +66,9 @@ pub fn findings(file: &str, findings: &[Finding], format: OutFormat) {
                     at.push(format!("edges: {}", f.edges.join(", ")));
                 }
                 println!("{file}: {}[{}]: {}", f.severity.as_str(), f.code, f.message);
+                if let Some(src) = &f.source {
+                    at.push(format!("defined at {src}"));
+                }
                 if !at.is_empty() {
                     println!("    {}", at.join("; "));
                 }

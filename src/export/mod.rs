@@ -1,9 +1,12 @@
-//! Exports of a topology to config and code: YAML, JSON, an OpenAI Agents SDK module, and
-//! Mermaid and Graphviz drawings in which handoffs and delegations never look alike.
+//! Exports of a topology to config and code: YAML, JSON, an OpenAI Agents SDK module, a Google
+//! ADK module or Agent Config YAML, and Mermaid and Graphviz drawings in which handoffs and
+//! delegations never look alike.
 
+mod adk;
 mod diagram;
 mod openai_py;
 
+pub use adk::{adk_warnings, to_adk_py, to_adk_yaml, to_adk_yaml_files};
 pub use diagram::{to_dot, to_mermaid};
 pub use openai_py::to_openai_agents_py;
 
@@ -17,15 +20,19 @@ pub enum ExportFormat {
     Yaml,
     Json,
     OpenaiAgentsPy,
+    AdkPy,
+    AdkYaml,
     Mermaid,
     Dot,
 }
 
 impl ExportFormat {
-    pub const ALL: [ExportFormat; 5] = [
+    pub const ALL: [ExportFormat; 7] = [
         ExportFormat::Yaml,
         ExportFormat::Json,
         ExportFormat::OpenaiAgentsPy,
+        ExportFormat::AdkPy,
+        ExportFormat::AdkYaml,
         ExportFormat::Mermaid,
         ExportFormat::Dot,
     ];
@@ -35,6 +42,8 @@ impl ExportFormat {
             ExportFormat::Yaml => "yaml",
             ExportFormat::Json => "json",
             ExportFormat::OpenaiAgentsPy => "openai-agents-py",
+            ExportFormat::AdkPy => "adk-py",
+            ExportFormat::AdkYaml => "adk-yaml",
             ExportFormat::Mermaid => "mermaid",
             ExportFormat::Dot => "dot",
         }
@@ -45,7 +54,8 @@ impl ExportFormat {
         match self {
             ExportFormat::Yaml => "yaml",
             ExportFormat::Json => "json",
-            ExportFormat::OpenaiAgentsPy => "py",
+            ExportFormat::OpenaiAgentsPy | ExportFormat::AdkPy => "py",
+            ExportFormat::AdkYaml => "yaml",
             ExportFormat::Mermaid => "mmd",
             ExportFormat::Dot => "dot",
         }
@@ -57,6 +67,8 @@ impl ExportFormat {
             ExportFormat::Yaml => "YAML",
             ExportFormat::Json => "JSON",
             ExportFormat::OpenaiAgentsPy => "OpenAI Agents SDK (Python)",
+            ExportFormat::AdkPy => "Google ADK (Python)",
+            ExportFormat::AdkYaml => "Google ADK Agent Config (YAML files)",
             ExportFormat::Mermaid => "Mermaid",
             ExportFormat::Dot => "Graphviz DOT",
         }
@@ -69,7 +81,18 @@ pub fn export(t: &Topology, format: ExportFormat) -> Result<String, ConfigError>
         ExportFormat::Yaml => config::to_string(t, Format::Yaml)?,
         ExportFormat::Json => config::to_string(t, Format::Json)?,
         ExportFormat::OpenaiAgentsPy => to_openai_agents_py(t)?,
+        ExportFormat::AdkPy => to_adk_py(t)?,
+        ExportFormat::AdkYaml => to_adk_yaml(t)?,
         ExportFormat::Mermaid => to_mermaid(t),
         ExportFormat::Dot => to_dot(t),
     })
+}
+
+/// What the export cannot express, one sentence per edge or agent (printed as warnings; the
+/// code says the same in comments).
+pub fn warnings(t: &Topology, format: ExportFormat) -> Vec<String> {
+    match format {
+        ExportFormat::AdkPy | ExportFormat::AdkYaml => adk_warnings(t),
+        _ => vec![],
+    }
 }

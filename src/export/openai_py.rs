@@ -303,6 +303,23 @@ pub fn to_openai_agents_py(t: &Topology) -> Result<String, ConfigError> {
         }
     }
 
+    // Custom filters of imported code: Baton never had their bodies.
+    let mut customs: Vec<String> = t
+        .edges
+        .iter()
+        .filter_map(|e| if let ContextPolicy::Custom(c) = &e.policy { Some(py_ident(c)) } else { None })
+        .collect();
+    customs.sort();
+    customs.dedup();
+    for c in customs {
+        out.push_str(&format!(
+            "\n\ndef {c}(data: HandoffInputData) -> HandoffInputData:\n    \
+             \"\"\"The custom input filter `{c}` of the code this topology was imported from. Baton cannot read its\n    \
+             body, so it passes everything, as Baton's runs do: put the original body back here.\"\"\"\n    \
+             return data\n"
+        ));
+    }
+
     // Agents first (handoff cycles are wired afterwards).
     for a in &t.agents {
         out.push_str(&agent_def(t, a, &vars));
@@ -333,6 +350,7 @@ pub fn to_openai_agents_py(t: &Topology) -> Result<String, ConfigError> {
                         ContextPolicy::NestSummary => args.push("nest_handoff_history=True".into()),
                         ContextPolicy::LastN(n) => args.push(format!("input_filter=_keep_last({n})")),
                         ContextPolicy::None => args.push("input_filter=_latest_user_message".into()),
+                        ContextPolicy::Custom(name) => args.push(format!("input_filter={}", py_ident(name))),
                         ContextPolicy::Fields(fields) => {
                             let names: Vec<String> = fields.iter().map(|f| py_str(&f.name)).collect();
                             args.push(format!("input_type={}", crate::engine::input_type_name(&e.id)));
@@ -378,7 +396,7 @@ pub fn to_openai_agents_py(t: &Topology) -> Result<String, ConfigError> {
         .and_then(|h| vars.get(&h.id).cloned())
         .unwrap_or_else(|| "None".into());
     out.push_str(&format!(
-        "\nENTRY = {entry}\nESCALATE_TO = {escalate_to}\nAGENTS = [{}]\n\n\n\
+        "\nENTRY = {entry}\n# The entry agent under the name `baton import-code` (and ADK) look for.\nroot_agent = ENTRY\nESCALATE_TO = {escalate_to}\nAGENTS = [{}]\n\n\n\
          async def run(user_input):\n    \
          \"\"\"Runs the topology from its entry agent with its guards (max_turns, max_handoffs, on_revisit).\n\n    \
          Returns the SDK's RunResult, or the GuardStopped that ended the run before a handoff.\n    \"\"\"\n    \

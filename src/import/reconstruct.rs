@@ -798,6 +798,7 @@ fn topology_of(run: &RecordedRun, b: &Builder<'_>, overlay: Option<&Topology>, i
                     .get(a)
                     .map(|m| ModelRef { name: m.clone(), ..ModelRef::with_provider(provider_guess(m)) }),
                 tools: vec![],
+                source: None,
             }
         })
         .collect();

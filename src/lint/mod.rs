@@ -40,6 +40,11 @@ pub struct Finding {
     pub agents: Vec<String>,
     /// Edge ids involved.
     pub edges: Vec<String>,
+    /// Where the first agent involved (or the sender of the first edge) was defined, for a
+    /// topology read from code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub source: Option<crate::topology::SourceLoc>,
 }
 
 /// What every rule reads: the topology and its graph, built once.
@@ -95,7 +100,7 @@ impl<'a> Cx<'a> {
 }
 
 pub(crate) fn finding(code: LintCode, message: String, agents: Vec<String>, edges: Vec<String>) -> Finding {
-    Finding { code, severity: code.severity(), message, agents, edges }
+    Finding { code, severity: code.severity(), message, agents, edges, source: None }
 }
 
 /// True when any finding is an error.
@@ -108,6 +113,11 @@ pub fn lint(t: &Topology) -> Vec<Finding> {
     let cx = Cx::new(t);
     let mut out = vec![];
     rules::check_all(&cx, &mut out);
+    for f in &mut out {
+        let sender = f.edges.first().and_then(|e| t.edges.iter().find(|x| x.id == *e)).map(|e| e.from.as_str());
+        f.source =
+            f.agents.first().map(String::as_str).or(sender).and_then(|a| t.agent(a)).and_then(|a| a.source.clone());
+    }
     out.sort_by(|a, b| {
         (a.severity, a.code.as_str(), &a.agents, &a.edges).cmp(&(b.severity, b.code.as_str(), &b.agents, &b.edges))
     });

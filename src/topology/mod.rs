@@ -90,6 +90,25 @@ pub struct Agent {
     /// The agent's own tools (transfer tools are derived from edges).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tools: Vec<Tool>,
+    /// Where the agent was defined, for a topology read from code (`baton import-code`): lint
+    /// findings point there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub source: Option<SourceLoc>,
+}
+
+/// A place in a source file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
+#[serde(deny_unknown_fields)]
+pub struct SourceLoc {
+    pub file: String,
+    pub line: u32,
+}
+
+impl std::fmt::Display for SourceLoc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.file, self.line)
+    }
 }
 
 /// Model providers Baton can call.
@@ -363,6 +382,7 @@ impl Topology {
                 instructions: String::new(),
                 model: Some(ModelRef::mock()),
                 tools: vec![],
+                source: None,
             }],
             edges: vec![],
             facts: vec![],

@@ -21,6 +21,9 @@ pub enum ContextPolicy {
     None,
     /// A structured handoff input: only the named fields, taken from the transfer call.
     Fields(Vec<FieldSpec>),
+    /// A filter function of the user's code (read by `baton import-code`), which Baton cannot
+    /// run: runs carry the whole history, and lint flags the edge as unverifiable.
+    Custom(String),
 }
 
 /// One field of a structured handoff input.
@@ -51,6 +54,7 @@ impl ContextPolicy {
             ContextPolicy::Fields(f) => {
                 format!("fields({})", f.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(","))
             }
+            ContextPolicy::Custom(name) => format!("custom({name})"),
         }
     }
 }
@@ -69,6 +73,10 @@ pub enum Repr {
     Fields {
         /// The fields of the structured handoff input.
         fields: Vec<FieldSpec>,
+    },
+    Custom {
+        /// The name of a filter function in the user's code, which Baton cannot run.
+        custom: String,
     },
 }
 
@@ -91,6 +99,7 @@ impl Serialize for ContextPolicy {
             ContextPolicy::None => Repr::Word(Word::None),
             ContextPolicy::LastN(n) => Repr::LastN { last_n: *n },
             ContextPolicy::Fields(f) => Repr::Fields { fields: f.clone() },
+            ContextPolicy::Custom(c) => Repr::Custom { custom: c.clone() },
         };
         r.serialize(s)
     }
@@ -100,7 +109,7 @@ impl<'de> Deserialize<'de> for ContextPolicy {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         use serde::de::Error;
         const EXPECTED: &str = "expected one of: full, remove_tools, nest_summary, none, \
-                                {last_n: N}, {fields: [{name, type}]}";
+                                {last_n: N}, {fields: [{name, type}]}, {custom: NAME}";
         let v = serde_json::Value::deserialize(d)?;
         match &v {
             serde_json::Value::String(s) => match s.as_str() {
@@ -120,6 +129,11 @@ impl<'de> Deserialize<'de> for ContextPolicy {
                     "fields" => serde_json::from_value::<Vec<FieldSpec>>(val.clone())
                         .map(ContextPolicy::Fields)
                         .map_err(|e| D::Error::custom(format!("bad fields policy: {e}"))),
+                    "custom" => val
+                        .as_str()
+                        .filter(|c| !c.is_empty())
+                        .map(|c| ContextPolicy::Custom(c.to_owned()))
+                        .ok_or_else(|| D::Error::custom("custom needs the filter's name, e.g. {custom: my_filter}")),
                     other => Err(D::Error::custom(format!("unknown policy '{other}'; {EXPECTED}"))),
                 }
             }

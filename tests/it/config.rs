@@ -90,6 +90,7 @@ fn topology() -> impl Strategy<Value = Topology> {
                             mock_result,
                         })
                         .collect(),
+                    source: None,
                 })
                 .collect();
             let n = agents.len();

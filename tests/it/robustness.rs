@@ -84,6 +84,7 @@ fn chain(n: usize) -> Topology {
             instructions: String::new(),
             model: Some(ModelRef::mock()),
             tools: vec![],
+            source: None,
         });
     }
     for i in 0..n - 1 {

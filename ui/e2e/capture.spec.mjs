@@ -2,9 +2,13 @@
 // OTLP/HTTP endpoint in the backend (on a port the system picks: the user's port field set to 0,
 // so a collector on 4318 cannot get in the way), the test process POSTs an OTLP JSON trace to the
 // endpoint the page shows, the saved run appears in the list and opens on its handoff; a taken
-// port is refused with `capture.listen`; off closes the endpoint.
-// BATON_E2E_SHOTS=DIR also writes DIR/capture.png (the Runs tab with the captured run).
+// port is refused with `capture.listen`; a trace still arriving (its spans in two halves, the root
+// last) opens as a running run that the debugger follows, then shows completed; off closes the
+// endpoint.
+// BATON_E2E_SHOTS=DIR also writes DIR/capture.png (the Runs tab with the captured run) and
+// DIR/follow.png, DIR/follow-ended.png (the debugger on a run in progress, then ended).
 import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
@@ -15,6 +19,35 @@ const plan = backendPlan();
 if (plan.skip && process.env.BATON_E2E_REQUIRE === "1") throw new Error(plan.skip);
 
 const TRACE = readFileSync(join(REPO, "tests/import/fixtures/otlp_genai.json"));
+
+/**
+ * The fixture's spans as another trace (a new trace id, in a conversation of its own: traces of
+ * one conversation join one run), split as a running system exports them: its children in two
+ * halves, then the root (the workflow span ends last). Each part is an OTLP JSON body; `runId` is
+ * the run the backend saves the trace as (its trace id as a UUID).
+ */
+function splitTrace() {
+  const doc = JSON.parse(TRACE);
+  const [resource] = doc.resourceSpans;
+  const [scope] = resource.scopeSpans;
+  const traceId = randomBytes(16).toString("hex");
+  const conversation = `conversation-${traceId.slice(0, 8)}`;
+  const attr = (a) => (a.key === "gen_ai.conversation.id" ? { ...a, value: { stringValue: conversation } } : a);
+  const spans = scope.spans.map((s) => ({ ...s, traceId, attributes: (s.attributes ?? []).map(attr) }));
+  const root = spans.filter((s) => !s.parentSpanId);
+  const children = spans.filter((s) => s.parentSpanId);
+  assert.equal(root.length, 1);
+  assert.ok(children.length >= 4, "the fixture has spans to send in two halves");
+  const body = (part) => JSON.stringify({ resourceSpans: [{ ...resource, scopeSpans: [{ ...scope, spans: part }] }] });
+  const half = Math.floor(children.length / 2);
+  const h = traceId;
+  return {
+    runId: `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`,
+    first: body(children.slice(0, half)),
+    rest: body(children.slice(half)),
+    root: body(root),
+  };
+}
 
 /** Something else listening on a loopback port, as another collector would. */
 async function occupy() {
@@ -117,6 +150,66 @@ describe("live capture (browser, http adapter)", { skip: plan.skip ?? false }, (
     assert.equal(await diff.getAttribute("data-from"), "triage");
     assert.equal(await diff.getAttribute("data-to"), "billing");
     assert.equal(await diff.getAttribute("data-kind"), "handoff");
+  });
+
+  it("a trace still arriving opens as a running run the debugger follows: steps grow without a reload, then it shows completed", async () => {
+    const post = async (body) => {
+      const res = await fetch(endpoint, { method: "POST", headers: { "Content-Type": "application/json" }, body });
+      assert.equal(res.status, 200, await res.text());
+    };
+    const trace = splitTrace();
+    await page.keyboard.press("Escape");
+    await sel('[data-testid="app"][data-mode="design"]').waitFor();
+    await showRuns();
+
+    // the first half of its spans: shown as a running run (about a second later)
+    await post(trace.first);
+    const row = sel(`[data-testid="captured-list"] [data-testid="run-row"][data-run="${trace.runId}"]`);
+    await row.waitFor({ timeout: 10000 });
+    assert.equal(await row.getAttribute("data-status"), "running");
+    assert.match(await row.innerText(), /capturing: spans of this trace are still arriving/);
+
+    // opened while running: followed (polled), from the steps so far
+    await page.evaluate(() => (window.__sameDocument = true));
+    await row.getByTestId("run-open").click();
+    await sel(`[data-testid="debugger"][data-run="${trace.runId}"]`).waitFor();
+    const progress = sel('[data-testid="run-progress"][data-state="running"][data-source="poll"]');
+    await progress.waitFor();
+    assert.equal(await byId("outcome").getAttribute("data-status"), "running");
+    const count = async () => Number(await byId("timeline").getAttribute("data-count"));
+    const before = await count();
+    assert.ok(before > 0, "the steps so far are shown");
+    // the newest step: following it
+    if (await byId("step-last").isEnabled()) await byId("step-last").click();
+    assert.equal(await byId("follow-toggle").getAttribute("aria-checked"), "true");
+
+    // the rest of the children: the same run grows in place
+    await post(trace.rest);
+    await page.waitForFunction((n) => Number(document.querySelector('[data-testid="timeline"]')?.getAttribute("data-count")) > n, before, { timeout: 10000 });
+    const after = await count();
+    assert.ok(after > before, `${after} steps after the second half, ${before} before`);
+    assert.equal(await page.evaluate(() => window.__sameDocument), true, "not reloaded");
+    assert.equal(await byId("step-input").inputValue(), String(after - 1), "following the newest step");
+    await sel(`[data-testid="step-detail"][data-step="${after - 1}"]`).waitFor();
+    assert.equal(await progress.count(), 1);
+    if (process.env.BATON_E2E_SHOTS) {
+      await page.mouse.move(5, 5);
+      await page.screenshot({ path: join(process.env.BATON_E2E_SHOTS, "follow.png") });
+    }
+
+    // the root, then the quiet period: saved complete, the same run; no longer asked
+    await post(trace.root);
+    const ended = sel('[data-testid="run-progress"][data-state="ended"]');
+    await ended.waitFor({ timeout: 15000 });
+    assert.equal(await byId("progress-outcome").getAttribute("data-status"), "completed");
+    assert.equal(await byId("outcome").getAttribute("data-status"), "completed");
+    assert.equal(await byId("debugger").getAttribute("data-run"), trace.runId);
+    assert.equal(await byId("follow-toggle").count(), 0);
+    assert.ok((await count()) >= after);
+    assert.equal(await page.evaluate(() => window.__sameDocument), true, "not reloaded");
+    if (process.env.BATON_E2E_SHOTS) {
+      await page.screenshot({ path: join(process.env.BATON_E2E_SHOTS, "follow-ended.png") });
+    }
   });
 
   it("is still on back in the editor (the backend's state); off closes the endpoint", async () => {

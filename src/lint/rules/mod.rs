@@ -60,6 +60,7 @@ rules! {
     script_unknown_tool => ScriptUnknownTool = "script-unknown-tool",
     zero_limit => ZeroLimit = "zero-limit",
     delegation_fan_out => DelegationFanOut = "delegation-fan-out",
+    custom_filter => CustomFilter = "custom-filter",
 }
 
 impl std::fmt::Display for LintCode {

@@ -13,4 +13,8 @@ last_n: number, } | {
 /**
  * The fields of the structured handoff input.
  */
-fields: Array<FieldSpec>, };
+fields: Array<FieldSpec>, } | { 
+/**
+ * The name of a filter function in the user's code, which Baton cannot run.
+ */
+custom: string, };

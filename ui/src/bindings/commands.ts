@@ -10,6 +10,8 @@ import type { FactArgs } from "./FactArgs";
 import type { FileEntry } from "./FileEntry";
 import type { Finding } from "./Finding";
 import type { ImportArgs } from "./ImportArgs";
+import type { ImportCodeArgs } from "./ImportCodeArgs";
+import type { ImportedCode } from "./ImportedCode";
 import type { LintArgs } from "./LintArgs";
 import type { ListRunsArgs } from "./ListRunsArgs";
 import type { NewTopologyArgs } from "./NewTopologyArgs";
@@ -50,6 +52,8 @@ export interface Commands {
   lint_topology: { args: LintArgs; result: Array<Finding> };
   /** Renders a topology in an export format. */
   export_topology: { args: ExportArgs; result: string };
+  /** Reads the agents of an Agents SDK or ADK module (or ADK Agent Config YAML) into a topology. */
+  import_code: { args: ImportCodeArgs; result: ImportedCode };
   /** Rewrites a handoff chain under a supervisor that delegates and keeps ownership. */
   refactor_supervisor: { args: RefactorArgs; result: Topology };
   /** Starts a run that is saved as it goes; answers with its id at once. */
@@ -103,6 +107,7 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   "write_text",
   "lint_topology",
   "export_topology",
+  "import_code",
   "refactor_supervisor",
   "start_run",
   "run_events",
@@ -181,6 +186,16 @@ export const CATALOG: Catalog = {
       "value": "openai-agents-py",
       "label": "OpenAI Agents SDK (Python)",
       "detail": "py"
+    },
+    {
+      "value": "adk-py",
+      "label": "Google ADK (Python)",
+      "detail": "py"
+    },
+    {
+      "value": "adk-yaml",
+      "label": "Google ADK Agent Config (YAML files)",
+      "detail": "yaml"
     },
     {
       "value": "mermaid",
@@ -286,4 +301,9 @@ export const ERROR_CATEGORIES: Record<ErrorCode, Category> = {
   "providers.key": "bad_input",
   "providers.keyring": "internal",
   "capture.listen": "busy",
+  "code.read": "bad_input",
+  "code.python": "bad_input",
+  "code.module": "bad_input",
+  "code.no_agents": "bad_input",
+  "code.entry": "bad_input",
 };

@@ -1,12 +1,14 @@
 // What the Run panel, the Runs list and the debugger do, bound to a platform. Like the designer's
-// commands, they read the stores at call time, so the object is stable.
+// commands, they read the stores at call time, so the object is stable. A run the debugger opened
+// while it was still running is read again by `refreshRun` (the debugger's `useFollowRun` says when).
 import { useMemo } from "react";
 import { usePlatform } from "./platform";
 import { withLayout } from "../model/layout";
 import { edgeId, normalizeTopology } from "../model/topology";
 import type { CaptureStatus } from "../bindings/CaptureStatus";
-import type { Platform, RunStreamEvent, TraceFormat } from "../platform/types";
-import type { StepView } from "../run/types";
+import { toPlatformError, type Platform, type RunStreamEvent, type TraceFormat } from "../platform/types";
+import type { RunOverview, StepView } from "../run/types";
+import { staleFrom } from "../run/progress";
 import { fileName } from "../recent";
 import { cacheKey, neighbourTransfer, stepCache, useDebugger } from "../store/debugger";
 import { useDesigner } from "../store/designer";
@@ -145,23 +147,36 @@ export function makeRunCommands(platform: Platform) {
     if (cached) return Promise.resolve(cached);
     let pending = inflight.get(key);
     if (!pending) {
-      pending = platform.step_view({ run_id: runId, step }).then((v) => {
-        stepCache.set(key, v);
-        failed.delete(key);
+      // A fetch dropped meanwhile (its step changed: `forgetSteps`) is neither cached nor counted.
+      const fetch: Promise<StepView> = platform.step_view({ run_id: runId, step }).then((v) => {
+        if (inflight.get(key) === fetch) {
+          stepCache.set(key, v);
+          failed.delete(key);
+        }
         return v;
       });
-      inflight.set(key, pending);
-      void pending
+      pending = fetch;
+      inflight.set(key, fetch);
+      void fetch
         .catch(() => {
           // The debugger shows the current step's error; the others are asked again when shown.
-          failed.add(key);
+          if (inflight.get(key) === fetch) failed.add(key);
         })
         .finally(() => {
-          inflight.delete(key);
+          if (inflight.get(key) === fetch) inflight.delete(key);
           if (dbg().runId === runId) pump();
         });
     }
     return pending;
+  }
+
+  /** Drops what is known of a run's steps from `from` on: cached views, fetches in flight, failures. */
+  function forgetSteps(runId: string, from: number): void {
+    const prefix = `${runId}:`;
+    const stale = (key: string) => key.startsWith(prefix) && Number(key.slice(prefix.length)) >= from;
+    for (const key of stepCache.keys()) if (stale(key)) stepCache.delete(key);
+    for (const key of [...inflight.keys()]) if (stale(key)) inflight.delete(key);
+    for (const key of [...failed]) if (stale(key)) failed.delete(key);
   }
 
   /** Prefetches what the cursor needs next: the current step first, then its neighbours. */
@@ -187,8 +202,68 @@ export function makeRunCommands(platform: Platform) {
     pump();
   }
 
+  /** Refreshes in flight, by run id (one at a time: a tick while one is out shares it). */
+  const refreshing = new Map<string, Promise<void>>();
+
+  /**
+   * Reads the open run's overview again (a run still running grows): steps, transfers, summary and
+   * topology are replaced, the cursor kept; the step views it may have changed are dropped. A
+   * failure keeps the last good view with a note (the next tick tries again). An answer for a run
+   * no longer shown, or one opened again meanwhile, is dropped.
+   */
+  function refreshRun(runId: string): Promise<void> {
+    let pending = refreshing.get(runId);
+    if (!pending) {
+      pending = refreshOnce(runId).finally(() => refreshing.delete(runId));
+      refreshing.set(runId, pending);
+    }
+    return pending;
+  }
+
+  async function refreshOnce(runId: string): Promise<void> {
+    const prev = dbg().overview;
+    if (dbg().runId !== runId || !prev) return;
+    const current = () => dbg().runId === runId && dbg().overview === prev;
+    let next: RunOverview;
+    try {
+      next = await platform.run_overview({ run_id: runId });
+    } catch (e) {
+      if (!current()) return;
+      if (toPlatformError(e).code === "store.no_run") dbg().setProgressGone(runId);
+      else dbg().setProgressError(runId, message(e));
+      return;
+    }
+    if (!current()) return;
+    const from = staleFrom(prev, next);
+    if (from === null) {
+      dbg().setProgressError(runId, null);
+      return;
+    }
+    let topology = dbg().topology;
+    if (JSON.stringify(prev.topology) !== JSON.stringify(next.topology)) {
+      try {
+        topology = next.topology ? await withLayout(normalizeTopology(next.topology), ui().nodeSizes) : null;
+      } catch (e) {
+        if (current()) dbg().setProgressError(runId, message(e));
+        return;
+      }
+      if (!current()) return;
+    }
+    forgetSteps(runId, from);
+    dbg().update(runId, next, topology, true);
+    pump();
+  }
+
+  /** Follow the newest step of a run still running (the cursor moves there now), or stay put. */
+  function follow(on: boolean): void {
+    dbg().setFollow(on);
+    pump();
+  }
+
   async function openRun(runId: string, opts: { step?: number } = {}): Promise<boolean> {
     failed.clear();
+    // A run seen before may have been replaced since (a captured trace that was still arriving).
+    forgetSteps(runId, 0);
     dbg().begin(runId);
     ui().setBusy("Opening run…");
     try {
@@ -297,6 +372,8 @@ export function makeRunCommands(platform: Platform) {
     toggleBreakpoint,
     deleteRun,
     openRun,
+    refreshRun,
+    follow,
     importTrace,
     importTraceOrThrow,
     openTrace,

@@ -1,5 +1,7 @@
 // Debug mode: a saved run on its topology. Timeline on the left; the graph and the step's detail
 // (transfer diff or context) in the middle; the step, the pinned facts and the run on the right.
+// A run still in progress is followed (`useFollowRun`), with its state and a Follow switch in the
+// transport bar.
 import {
   AlertTriangle,
   ChevronLeft,
@@ -28,14 +30,18 @@ import { ContextPanel } from "./ContextPanel";
 import { DiffView } from "./DiffView";
 import { FactsPanel } from "./FactsPanel";
 import { useRunLookups } from "./lookups";
+import { useFollowRun, type FollowSource } from "./useFollowRun";
 import { Timeline } from "./Timeline";
 
 /** The view for the cursor, or the last one shown while it loads (no flicker when stepping fast). */
 function useStepView(commands: RunCommands) {
   const runId = useDebugger((s) => s.runId);
   const cursor = useDebugger((s) => s.cursor);
+  // Bumped when a newer overview dropped cached views: a new key, so a dropped view is asked again
+  // (one still cached is shown at once, from `initialData`).
+  const revision = useDebugger((s) => s.viewsRevision);
   // The step cache (an LRU bounded by items) is the real cache: the query keeps nothing unused.
-  const q = useQuery(["step_view", runId, cursor], () => commands.loadStep(runId as string, cursor), {
+  const q = useQuery(["step_view", runId, cursor, revision], () => commands.loadStep(runId as string, cursor), {
     enabled: runId !== null,
     staleTime: Infinity,
     gcTime: 0,
@@ -81,6 +87,7 @@ function DebuggerBody({ commands, onEditTopology }: { commands: RunCommands; onE
   const setDetailTab = useDebugger((s) => s.setDetailTab);
   const lookups = useRunLookups();
   const { view, loading, error: stepError, retry } = useStepView(commands);
+  const following = useFollowRun(commands);
   const [canvasHeight, setCanvasHeight] = useState(() => Math.round(Math.max(180, window.innerHeight * 0.26)));
   const steps = overview.steps;
   const step = steps[cursor];
@@ -110,7 +117,7 @@ function DebuggerBody({ commands, onEditTopology }: { commands: RunCommands; onE
         <header className="side-head">
           <ListTree size={13} className="muted" />
           <h3>Timeline</h3>
-          <span className="side-meta">
+          <span className="side-meta" data-testid="dbg-timeline-meta">
             {steps.length.toLocaleString()} steps · {overview.transfers.length} {overview.transfers.length === 1 ? "transfer" : "transfers"}
           </span>
         </header>
@@ -127,7 +134,7 @@ function DebuggerBody({ commands, onEditTopology }: { commands: RunCommands; onE
       </aside>
 
       <main className="dbg-main">
-        <Transport commands={commands} count={steps.length} prevT={prevT} nextT={nextT} />
+        <Transport commands={commands} count={steps.length} prevT={prevT} nextT={nextT} following={following} />
         <div className="dbg-canvas-wrap" style={{ flexBasis: canvasHeight }}>
           <DebugCanvas />
         </div>
@@ -221,7 +228,19 @@ function Splitter({ height, onChange }: { height: number; onChange: (h: number) 
   );
 }
 
-function Transport({ commands, count, prevT, nextT }: { commands: RunCommands; count: number; prevT: number | null; nextT: number | null }) {
+function Transport({
+  commands,
+  count,
+  prevT,
+  nextT,
+  following,
+}: {
+  commands: RunCommands;
+  count: number;
+  prevT: number | null;
+  nextT: number | null;
+  following: FollowSource;
+}) {
   const cursor = useDebugger((s) => s.cursor);
   const [draft, setDraft] = useState<string | null>(null);
   return (
@@ -268,12 +287,70 @@ function Transport({ commands, count, prevT, nextT }: { commands: RunCommands; c
       <button className="icon-btn" data-testid="step-last" aria-label="Last step (End)" title="Last step (End)" onClick={commands.end} disabled={cursor >= count - 1}>
         <SkipForward size={15} />
       </button>
+      <Progress commands={commands} following={following} />
       <div className="transport-keys" aria-hidden="true">
         <kbd>←</kbd>
         <kbd>→</kbd> step <kbd>N</kbd>
         <kbd>⇧N</kbd> transfer <kbd>Home</kbd>
         <kbd>End</kbd> <kbd>Esc</kbd> editor
       </div>
+    </div>
+  );
+}
+
+/**
+ * A run opened while in progress: a pill that says so and switches following the newest step, a
+ * quiet note when a refresh failed; once it has ended, the status it ended with.
+ */
+function Progress({ commands, following }: { commands: RunCommands; following: FollowSource }) {
+  const progress = useDebugger((s) => s.progress);
+  if (!progress) return null;
+  if (progress.gone) {
+    return (
+      <div
+        className="run-progress is-ended is-gone"
+        data-testid="run-progress"
+        data-state="gone"
+        title="The store no longer holds this run: it was deleted, or its trace joined an earlier run of the same conversation when it was saved (see the Runs tab). The last view stays."
+      >
+        <AlertTriangle size={12} />
+        <span className="muted">No longer in the store</span>
+      </div>
+    );
+  }
+  if (progress.ended) {
+    return (
+      <div className="run-progress is-ended" data-testid="run-progress" data-state="ended" title="The run ended while it was open; it is no longer read again">
+        <span className="muted">Ended</span>
+        <OutcomeBadge status={progress.ended} testId="progress-outcome" />
+      </div>
+    );
+  }
+  const how =
+    following === "events"
+      ? "The run is in progress in this window: read again as its events arrive."
+      : "The run is in progress (its trace is still arriving): read again every second.";
+  const what = progress.follow ? "Following the newest step: click to stay where you are." : "Click to follow the newest step as steps arrive.";
+  return (
+    <div className="run-progress" data-testid="run-progress" data-state="running" data-source={following ?? undefined}>
+      <button
+        type="button"
+        role="switch"
+        aria-checked={progress.follow}
+        aria-label="Follow the newest step"
+        className={`follow-pill${progress.follow ? " is-on" : ""}`}
+        data-testid="follow-toggle"
+        title={`${how}\n${what}`}
+        onClick={() => commands.follow(!progress.follow)}
+      >
+        <span className="pulse-dot" aria-hidden="true" />
+        {progress.follow ? "Following" : "Follow"}
+      </button>
+      {progress.error && (
+        <span className="run-progress-error" data-testid="progress-error" title={`Could not read the run again: ${progress.error}. The last view stays; retrying every second.`}>
+          <AlertTriangle size={12} /> retrying
+        </span>
+      )}
     </div>
   );
 }

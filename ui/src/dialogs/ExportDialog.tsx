@@ -13,6 +13,8 @@ const EXPORT_HELP: Record<ExportFormat, string> = {
   yaml: "The topology file, as Baton saves it.",
   json: "The topology file as JSON.",
   "openai-agents-py": "A Python module for the OpenAI Agents SDK.",
+  "adk-py": "A Python module for Google ADK (root_agent); what ADK cannot express is said in comments.",
+  "adk-yaml": "ADK Agent Config: one YAML file per agent and a tools.py (the CLI writes them into a folder).",
   mermaid: "A flowchart for Markdown, GitHub and docs.",
   dot: "A Graphviz graph.",
 };

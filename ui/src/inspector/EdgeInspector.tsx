@@ -7,6 +7,7 @@ import {
   defaultToolName,
   edgeId,
   policyChoice,
+  policyLabel,
   policyFor,
   setEdgeKind,
   updateEdge,
@@ -156,6 +157,7 @@ function PolicyEditor({ edgeId: id, policy }: { edgeId: string; policy: ContextP
               {c}
             </option>
           ))}
+          {choice === "custom" && <option value="custom">{policyLabel(policy)}</option>}
         </select>
       </Field>
       {choice === "last_n" && policy && typeof policy === "object" && "last_n" in policy && (

@@ -72,6 +72,7 @@ export function policyLabel(p: ContextPolicy | undefined): string {
   if (p === undefined) return "full";
   if (typeof p === "string") return p;
   if ("last_n" in p) return `last_n(${p.last_n})`;
+  if ("custom" in p) return `custom(${p.custom})`;
   return `fields(${p.fields.map((f) => f.name).join(",")})`;
 }
 
@@ -80,7 +81,7 @@ export function edgeLabel(e: Edge): string {
   return e.kind === "handoff" ? `handoff · ${policyLabel(e.policy)}` : "delegates";
 }
 
-export type PolicyChoice = "full" | "remove_tools" | "last_n" | "nest_summary" | "none" | "fields";
+export type PolicyChoice = "full" | "remove_tools" | "last_n" | "nest_summary" | "none" | "fields" | "custom";
 export const POLICY_CHOICES: readonly PolicyChoice[] = [
   "full",
   "remove_tools",
@@ -96,11 +97,13 @@ export const POLICY_HELP: Record<PolicyChoice, string> = {
   nest_summary: "The transcript collapsed into one summary message.",
   none: "Nothing but the target's own instructions.",
   fields: "A structured input: only the named fields cross.",
+  custom: "A filter function of the imported code. Baton cannot run it: runs carry the whole history.",
 };
 
 export function policyChoice(p: ContextPolicy | undefined): PolicyChoice {
   if (p === undefined) return "full";
   if (typeof p === "string") return p;
+  if ("custom" in p) return "custom";
   return "last_n" in p ? "last_n" : "fields";
 }
 
@@ -116,6 +119,8 @@ export function policyFor(choice: PolicyChoice, prev: ContextPolicy | undefined)
             ? prev.fields
             : [{ name: "summary", type: "string" }],
       };
+    case "custom":
+      return prev && typeof prev === "object" && "custom" in prev ? prev : "full";
     default:
       return choice;
   }

@@ -46,6 +46,36 @@ function transferBrief(index: number, t: Transfer): TransferBrief {
 
 export type MockRuns = ReturnType<typeof createMockRuns>;
 
+/** The reason live capture saves a trace whose spans are still arriving with (status `running`). */
+export const CAPTURING_REASON = "capturing: spans of this trace are still arriving";
+
+/**
+ * What live capture shows of a trace still arriving: the run's first `steps` steps and the
+ * transfers among them, saved as running (no end, no answer yet).
+ */
+export function runningPart(r: RecordedRun, steps: number): RecordedRun {
+  const transfers = r.transfers.filter((t) => t.step < steps);
+  let seen = 0;
+  const events = r.events.filter((e) =>
+    e.type === "step" ? seen++ < steps : e.type === "transfer" ? e.transfer.step < steps : e.type !== "finished",
+  );
+  return {
+    ...r,
+    summary: {
+      ...r.summary,
+      ended_at: null,
+      outcome: { status: "running", reason: CAPTURING_REASON },
+      final_output: null,
+      steps: Math.min(steps, r.steps.length),
+      transfers: transfers.length,
+      lost_facts: transfers.reduce((n, t) => n + t.facts.filter((f) => f.status === "lost").length, 0),
+    },
+    events,
+    steps: r.steps.slice(0, steps),
+    transfers,
+  };
+}
+
 /** `delayMs` paces the replay (per event) when a run asks for no latency of its own. */
 export function createMockRuns(recorded: Record<string, RecordedRun> = RECORDED_RUNS, delayMs = 1) {
   const runs = new Map<string, RecordedRun>();
@@ -132,9 +162,9 @@ export function createMockRuns(recorded: Record<string, RecordedRun> = RECORDED_
 
   return {
     startRun,
-    /** Saves a run as the store would after an import; returns its id. */
-    add(r: RecordedRun): string {
-      const id = `mock-import-${++seq}`;
+    /** Saves a run as the store would after an import; returns its id. `id`: replaces that run (live capture saves a trace again as it grows). */
+    add(r: RecordedRun, replace?: string): string {
+      const id = replace ?? `mock-import-${++seq}`;
       const copy = clone(r);
       copy.summary = { ...copy.summary, id };
       runs.set(id, copy);

@@ -8,7 +8,7 @@ import { edgeId, normalizeTopology, orderChain, longestHandoffChain, policyLabel
 import { FIXTURES } from "./fixtures";
 import type { CaptureStatus } from "../bindings/CaptureStatus";
 import type { ProviderStatus } from "../bindings/ProviderStatus";
-import { createMockRuns, RECORDED_RUNS, type RecordedRun } from "./mock-runs";
+import { createMockRuns, RECORDED_RUNS, runningPart, type RecordedRun } from "./mock-runs";
 import type { ExportFormat, NativeDialogs, Platform } from "./types";
 import { EXPORT_FORMATS, PlatformError, REAL_PROVIDERS } from "./types";
 
@@ -85,9 +85,16 @@ export type MockPlatform = Platform & {
   readonly calls: { command: string; args: unknown }[];
   /**
    * A trace arriving at the capture endpoint, saved as a run at once (the backend waits for it to
-   * go quiet); the run id. Fails when capture is off, as a closed port would.
+   * go quiet); the run id. Fails when capture is off, as a closed port would. `id`: the run it was
+   * shown as while it arrived (`receiveRunning`), replaced.
    */
-  receiveTrace(run: RecordedRun): string;
+  receiveTrace(run: RecordedRun, id?: string): string;
+  /**
+   * Part of a trace still arriving: saved as a running run with its first `steps` steps, as the
+   * backend shows one about once a second; again with more steps and the same `id`, it replaces
+   * that run. The run id.
+   */
+  receiveRunning(run: RecordedRun, steps: number, id?: string): string;
 };
 
 export function createMockPlatform(fixtures: Record<string, Topology> = FIXTURES, opts: MockOptions = {}): MockPlatform {
@@ -114,13 +121,26 @@ export function createMockPlatform(fixtures: Record<string, Topology> = FIXTURES
   let capture: { status: CaptureStatus; timers: ReturnType<typeof setTimeout>[] } | null = null;
   let freePort = 43180;
   const takenPorts = new Set(opts.takenPorts ?? []);
-  function receiveTrace(r: RecordedRun): string {
+  /** Runs saved from captured traces: when they started and what the status counted of them. */
+  const captured = new Map<string, { startedAt: string; steps: number; transfers: number; lost: number }>();
+  function receiveTrace(r: RecordedRun, replace?: string): string {
     if (!capture?.status.endpoint) throw new PlatformError("ui.network", "nothing listens for traces: capture is off");
     const endpoint = capture.status.endpoint;
-    const id = runs.add({ ...r, summary: { ...r.summary, started_at: new Date().toISOString(), source: { format: "otlp", file: endpoint, notes: [] } } });
+    const before = replace ? captured.get(replace) : undefined;
+    const startedAt = before?.startedAt ?? new Date().toISOString();
+    const id = runs.add({ ...r, summary: { ...r.summary, started_at: startedAt, source: { format: "otlp", file: endpoint, notes: [] } } }, before ? replace : undefined);
     const s = capture.status;
     const lost = r.transfers.reduce((n, t) => n + t.facts.filter((f) => f.status === "lost").length, 0);
-    capture.status = { ...s, spans: s.spans + r.steps.length + 1, runs: s.runs + 1, transfers: s.transfers + r.transfers.length, lost_facts: s.lost_facts + lost, last_run: id };
+    captured.set(id, { startedAt, steps: r.steps.length, transfers: r.transfers.length, lost });
+    // A run shown before is counted once: its transfers and lost facts as it is now.
+    capture.status = {
+      ...s,
+      spans: s.spans + r.steps.length - (before?.steps ?? -1),
+      runs: s.runs + (before ? 0 : 1),
+      transfers: s.transfers + r.transfers.length - (before?.transfers ?? 0),
+      lost_facts: s.lost_facts + lost - (before?.lost ?? 0),
+      last_run: id,
+    };
     return id;
   }
 
@@ -172,6 +192,14 @@ export function createMockPlatform(fixtures: Record<string, Topology> = FIXTURES
       log("export_topology", { format });
       if (!EXPORT_FORMATS.includes(format)) throw new PlatformError("api.args", `unknown export format '${format}'`);
       return mockExport(normalizeTopology(topology), format);
+    },
+    async import_code({ path }) {
+      log("import_code", { path });
+      // The mock host has no Python: a file it holds as a topology stands for the code.
+      const t = files.get(path);
+      if (!t) throw new PlatformError("code.read", `cannot read ${path}: no such file`);
+      const topology = normalizeTopology(t);
+      return { topology, findings: mockLint(topology), notes: [] };
     },
     async refactor_supervisor({ topology, chain }) {
       log("refactor_supervisor", { chain });
@@ -233,6 +261,7 @@ export function createMockPlatform(fixtures: Record<string, Topology> = FIXTURES
       );
     },
     receiveTrace,
+    receiveRunning: (r, steps, id) => receiveTrace(runningPart(r, steps), id),
     async capture_start(a) {
       log("capture_start", a ?? {});
       if (capture) return clone(capture.status);
@@ -365,6 +394,10 @@ export function mockExport(t: Topology, format: ExportFormat): string {
     }
     case "openai-agents-py":
       return `# mock export of ${t.name}\nfrom agents import Agent\n` + t.agents.map((a) => `${a.id} = Agent(name=${JSON.stringify(a.name)})`).join("\n") + "\n";
+    case "adk-py":
+      return `# mock export of ${t.name}\nfrom google.adk.agents import LlmAgent\n` + t.agents.map((a) => `${a.id} = LlmAgent(name=${JSON.stringify(a.name)})`).join("\n") + "\n";
+    case "adk-yaml":
+      return t.agents.map((a) => `# --- ${a.id === t.entry ? "root_agent" : a.id}.yaml ---\nagent_class: LlmAgent\nname: ${a.name}\n`).join("\n");
   }
 }
 

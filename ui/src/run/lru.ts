@@ -50,6 +50,14 @@ export class Lru<K, V> {
     }
   }
 
+  delete(key: K): boolean {
+    const e = this.map.get(key);
+    if (!e) return false;
+    this.map.delete(key);
+    this.total -= e.weight;
+    return true;
+  }
+
   clear(): void {
     this.map.clear();
     this.total = 0;

@@ -1,7 +1,10 @@
 // The debugger's state: which run is open (debug mode), its overview (steps and transfers
 // without contexts), the cursor, and a cache of step views fetched from the store on demand.
 // The cache lives outside React state: the debugger reads the current step through `useQuery`.
+// A run opened while still running is followed: its overview is replaced as it grows (`update`),
+// the cursor kept where it is, or on the newest step when `progress.follow` says so.
 import { create } from "zustand";
+import type { OutcomeStatus } from "../bindings/OutcomeStatus";
 import type { PinnedFact } from "../bindings/PinnedFact";
 import type { Topology } from "../model/types";
 import { indexFacts, runFacts, type FactIndex } from "../run/facts";
@@ -9,6 +12,21 @@ import { Lru } from "../run/lru";
 import type { RunOverview, StepView } from "../run/types";
 
 export type DetailTab = "diff" | "context";
+
+/** A run that was still running when it was opened, refreshed as it grows. */
+export type RunProgress = {
+  /** On the last step, move to the newest one as steps arrive. */
+  follow: boolean;
+  /** Why the last refresh failed (the last good overview stays); null once one succeeds. */
+  error: string | null;
+  /** The status the run ended with, once a refresh saw it end (it is no longer asked then). */
+  ended: OutcomeStatus | null;
+  /**
+   * The store no longer holds it (deleted, or a captured trace that joined an earlier run of its
+   * conversation when it was saved): the last view stays, it is no longer asked.
+   */
+  gone: boolean;
+};
 
 export type DebuggerState = {
   mode: "design" | "debug";
@@ -26,10 +44,26 @@ export type DebuggerState = {
   detailTab: DetailTab;
   /** A diff item to flash (after a source link was followed). */
   flash: { id: string; seq: number } | null;
+  /** Set when the run was running when opened; null for a run that had ended. */
+  progress: RunProgress | null;
+  /** Bumped when cached step views were dropped (a newer overview): the shown step is asked again if it was. */
+  viewsRevision: number;
 
   /** Shows the debugger for a run whose overview is still loading. */
   begin(runId: string): void;
   load(runId: string, overview: RunOverview, topology: Topology | null, cursor?: number): void;
+  /**
+   * A newer overview of the open run (still running, or just ended): the cursor stays, or moves
+   * to the newest step when it was on the last one and `progress.follow` is on. `viewsDropped`:
+   * cached step views were dropped.
+   */
+  update(runId: string, overview: RunOverview, topology: Topology | null, viewsDropped: boolean): void;
+  /** Why a refresh of the open run failed (the view stays, with a note); null: the last one worked. */
+  setProgressError(runId: string, error: string | null): void;
+  /** The open run is no longer in the store: it is no longer followed. */
+  setProgressGone(runId: string): void;
+  /** Follow the newest step (the cursor moves there now), or stay put. */
+  setFollow(on: boolean): void;
   fail(message: string): void;
   exit(): void;
   setCursor(step: number): void;
@@ -57,6 +91,8 @@ export const useDebugger = create<DebuggerState>()((set, get) => ({
   cursor: 0,
   detailTab: "diff",
   flash: null,
+  progress: null,
+  viewsRevision: 0,
 
   begin(runId) {
     set({
@@ -71,33 +107,67 @@ export const useDebugger = create<DebuggerState>()((set, get) => ({
       error: null,
       cursor: 0,
       flash: null,
+      progress: null,
     });
   },
   load(runId, overview, topology, cursor = 0) {
     if (get().runId !== runId) return;
-    const transfers = [...overview.transfers].sort((a, b) => a.step - b.step);
+    const c = Math.max(0, Math.min(cursor, overview.steps.length - 1));
+    const running = overview.summary.outcome.status === "running";
     set({
-      overview: { ...overview, transfers },
-      topology,
-      facts: runFacts(topology?.facts, transfers),
-      factIndex: indexFacts(transfers),
-      transferSteps: transfers.map((t) => t.step),
+      ...derive(overview, topology),
       loading: false,
       error: null,
-      cursor: Math.max(0, Math.min(cursor, overview.steps.length - 1)),
+      cursor: c,
+      // Following by default when the run opens on its newest step.
+      progress: running ? { follow: c >= overview.steps.length - 1, error: null, ended: null, gone: false } : null,
     });
+  },
+  update(runId, overview, topology, viewsDropped) {
+    const s = get();
+    if (s.runId !== runId || !s.overview) return;
+    const n = overview.steps.length;
+    const atEnd = s.cursor >= s.overview.steps.length - 1;
+    const follow = s.progress?.follow ?? false;
+    const cursor = Math.max(0, follow && atEnd ? n - 1 : Math.min(s.cursor, n - 1));
+    const status = overview.summary.outcome.status;
+    set({
+      ...derive(overview, topology),
+      cursor,
+      flash: cursor === s.cursor ? s.flash : null,
+      progress: { follow, error: null, ended: status === "running" ? null : status, gone: false },
+      ...(viewsDropped ? { viewsRevision: s.viewsRevision + 1 } : {}),
+    });
+  },
+  setProgressError(runId, error) {
+    const { runId: open, progress } = get();
+    if (open === runId && progress && progress.error !== error) set({ progress: { ...progress, error } });
+  },
+  setProgressGone(runId) {
+    const { runId: open, progress } = get();
+    if (open === runId && progress && !progress.ended) set({ progress: { ...progress, gone: true, follow: false, error: null } });
+  },
+  setFollow(on) {
+    const { progress, overview, cursor } = get();
+    if (!progress || progress.ended || progress.gone || !overview) return;
+    const last = Math.max(0, overview.steps.length - 1);
+    set({ progress: { ...progress, follow: on }, ...(on && cursor !== last ? { cursor: last, flash: null } : {}) });
   },
   fail(message) {
     set({ loading: false, error: message });
   },
   exit() {
     stepCache.clear();
-    set({ mode: "design", runId: null, overview: null, topology: null, loading: false, error: null, flash: null });
+    set({ mode: "design", runId: null, overview: null, topology: null, loading: false, error: null, flash: null, progress: null });
   },
   setCursor(step) {
-    const n = get().overview?.steps.length ?? 0;
+    const { overview, cursor, progress } = get();
+    const n = overview?.steps.length ?? 0;
     const c = Math.max(0, Math.min(step, n - 1));
-    if (c !== get().cursor) set({ cursor: c, flash: null });
+    if (c === cursor) return;
+    // While the run grows, moving off the last step stops following it; moving onto it follows.
+    const follow = progress && !progress.ended && !progress.gone ? { progress: { ...progress, follow: c >= n - 1 } } : {};
+    set({ cursor: c, flash: null, ...follow });
   },
   setDetailTab(detailTab) {
     set({ detailTab });
@@ -106,6 +176,18 @@ export const useDebugger = create<DebuggerState>()((set, get) => ({
     set({ flash: { id, seq: ++flashSeq } });
   },
 }));
+
+/** What the debugger shows of an overview: transfers by step, the facts and their index. */
+function derive(overview: RunOverview, topology: Topology | null) {
+  const transfers = [...overview.transfers].sort((a, b) => a.step - b.step);
+  return {
+    overview: { ...overview, transfers },
+    topology,
+    facts: runFacts(topology?.facts, transfers),
+    factIndex: indexFacts(transfers),
+    transferSteps: transfers.map((t) => t.step),
+  };
+}
 
 /** The nearest transfer step after (dir 1) or before (dir -1) `step`; null when none. */
 export function neighbourTransfer(steps: readonly number[], step: number, dir: 1 | -1): number | null {

@@ -1,0 +1,56 @@
+//! `import_code`: a topology read from the user's agent code (Agents SDK or ADK module, ADK
+//! Agent Config YAML), returned with its lint findings and what could not be carried over. The
+//! hosts open it unsaved; nothing is written.
+
+use super::{Api, blocking};
+use crate::error::ApiError;
+use crate::import_code::{CodeOptions, import_code};
+use crate::lint::{self, Finding};
+use crate::topology::Topology;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+#[derive(Debug, Clone, Serialize, Deserialize, ts_rs::TS)]
+#[serde(deny_unknown_fields)]
+pub struct ImportCodeArgs {
+    /// A `.py` module, an ADK agent folder, or ADK Agent Config YAML.
+    pub path: String,
+    /// `openai-agents` or `adk`; by default, whichever the module builds.
+    #[serde(default)]
+    #[ts(optional)]
+    pub framework: Option<String>,
+    /// The agent a run starts at, when the module does not say.
+    #[serde(default)]
+    #[ts(optional)]
+    pub entry: Option<String>,
+}
+
+/// The topology read from code.
+#[derive(Debug, Clone, Serialize, Deserialize, ts_rs::TS)]
+pub struct ImportedCode {
+    pub topology: Topology,
+    pub findings: Vec<Finding>,
+    /// What the framework has that the topology does not carry (hosted tools, output keys…).
+    pub notes: Vec<String>,
+}
+
+/// Reads the code at `path` (the interpreter by `opts`) into a topology, with its findings.
+pub fn read_code(path: &std::path::Path, opts: &CodeOptions) -> Result<ImportedCode, ApiError> {
+    let imported = import_code(path, opts)?;
+    let findings = lint::lint(&imported.topology);
+    Ok(ImportedCode { topology: imported.topology, findings, notes: imported.notes })
+}
+
+impl Api {
+    pub async fn import_code(self: &Arc<Self>, a: ImportCodeArgs) -> Result<ImportedCode, ApiError> {
+        let api = self.clone();
+        blocking(move || {
+            let path = api.files.resolve(&a.path)?;
+            // The interpreter is found beside the module ($BATON_PYTHON, python3 otherwise); a
+            // window never names an executable to run.
+            let opts = CodeOptions { framework: a.framework, entry: a.entry, python: None };
+            read_code(&path, &opts)
+        })
+        .await
+    }
+}

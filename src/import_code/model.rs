@@ -1,0 +1,157 @@
+//! What the introspection script (`introspect.py`) prints about a module's agents, and what the
+//! ADK Agent Config reader builds from YAML: the framework's own view, before it is a topology.
+
+use serde::Deserialize;
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct CodeModel {
+    pub framework: Framework,
+    #[serde(default)]
+    pub module: String,
+    /// The agent a module-level `root_agent` names (ADK's convention).
+    #[serde(default)]
+    pub root_agent: Option<String>,
+    /// Agents bound to module-level names, in module order.
+    #[serde(default)]
+    pub top_level: Vec<String>,
+    pub agents: Vec<CodeAgent>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub enum Framework {
+    #[serde(rename = "openai-agents")]
+    OpenaiAgents,
+    #[serde(rename = "adk")]
+    Adk,
+}
+
+impl Framework {
+    pub fn label(self) -> &'static str {
+        match self {
+            Framework::OpenaiAgents => "OpenAI Agents SDK",
+            Framework::Adk => "Google ADK",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct CodeAgent {
+    pub name: String,
+    /// `Agent`, `LlmAgent`, `SequentialAgent`, `ParallelAgent`, `LoopAgent`.
+    #[serde(default, rename = "class")]
+    pub class: String,
+    #[serde(default)]
+    pub file: Option<String>,
+    #[serde(default)]
+    pub line: Option<u32>,
+    #[serde(default)]
+    pub instructions: Option<String>,
+    /// The function's name when the instructions are a function.
+    #[serde(default)]
+    pub dynamic_instructions: Option<String>,
+    #[serde(default)]
+    pub model: Option<String>,
+    #[serde(default)]
+    pub model_api: Option<String>,
+    /// The model class the framework resolves the name to (ADK: `Gemini`, `Claude`,
+    /// `OpenAILlm`, `LiteLlm`).
+    #[serde(default)]
+    pub model_class: Option<String>,
+    #[serde(default)]
+    pub model_settings: ModelSettings,
+    #[serde(default)]
+    pub tools: Vec<CodeTool>,
+    #[serde(default)]
+    pub handoffs: Vec<CodeHandoff>,
+    /// ADK: `include_contents` (`default` or `none`).
+    #[serde(default)]
+    pub include_contents: Option<String>,
+    #[serde(default)]
+    pub output_key: Option<String>,
+    #[serde(default)]
+    pub sub_agents: Vec<String>,
+    #[serde(default)]
+    pub disallow_transfer_to_parent: bool,
+    #[serde(default)]
+    pub disallow_transfer_to_peers: bool,
+    #[serde(default)]
+    pub max_iterations: Option<u32>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct ModelSettings {
+    pub temperature: Option<f64>,
+    pub top_p: Option<f64>,
+    pub max_tokens: Option<u32>,
+    pub tool_choice: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum CodeTool {
+    Function {
+        name: String,
+        #[serde(default)]
+        description: Option<String>,
+        #[serde(default)]
+        parameters: Option<serde_json::Value>,
+    },
+    Hosted {
+        name: String,
+    },
+    /// Another agent called as a tool (`agent.as_tool()`, ADK `AgentTool`): a delegation.
+    Agent {
+        name: String,
+        #[serde(default)]
+        description: Option<String>,
+        agent: String,
+    },
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct CodeHandoff {
+    pub agent: String,
+    #[serde(default)]
+    pub tool_name: Option<String>,
+    #[serde(default)]
+    pub default_tool_name: bool,
+    #[serde(default)]
+    pub tool_description: Option<String>,
+    #[serde(default)]
+    pub input_filter: Option<Filter>,
+    #[serde(default)]
+    pub input_type: Option<serde_json::Value>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum Filter {
+    /// `remove_all_tools`, `nest_handoff_history`.
+    Known(String),
+    /// A function of the user's (or an export's helper), with the JSON-able values it closes over.
+    Custom {
+        custom: String,
+        #[serde(default)]
+        closure: serde_json::Map<String, serde_json::Value>,
+    },
+}
+
+/// What the script prints when the module cannot be read.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ScriptFailure {
+    pub error: ScriptError,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct ScriptError {
+    pub kind: String,
+    pub message: String,
+    #[serde(default)]
+    pub file: Option<String>,
+    #[serde(default)]
+    pub line: Option<u32>,
+    #[serde(default)]
+    pub frame: Option<String>,
+    #[serde(default)]
+    pub module: Option<String>,
+}

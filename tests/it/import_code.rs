@@ -1,0 +1,329 @@
+//! `baton import-code`: the topology of agent code read with the real frameworks (openai-agents
+//! and google-adk in the test venv), against what a person reads in the modules
+//! (`tests/data/import_code/README.md`), the round trips export → import-code for every example,
+//! ADK's own loading of the Agent Config export, and the errors of modules that cannot be read.
+
+use crate::common::*;
+use baton::topology::{ContextPolicy, EdgeKind, Topology};
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn import_code(path: &Path, extra: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_baton"))
+        .arg("import-code")
+        .arg(path)
+        .args(extra)
+        .env("BATON_PYTHON", python())
+        .output()
+        .unwrap()
+}
+
+fn imported(path: &Path) -> Topology {
+    let out = import_code(path, &[]);
+    assert!(out.status.success(), "import-code {}: {}", path.display(), stderr(&out));
+    baton::config::parse(&stdout(&out), baton::config::Format::Yaml, "import-code").unwrap()
+}
+
+fn data(name: &str) -> std::path::PathBuf {
+    root().join("tests/data/import_code").join(name)
+}
+
+/// (kind, from name, to name, tool name, policy label) of every edge.
+fn edges(t: &Topology) -> Vec<(String, String, String, String, String)> {
+    let name = |id: &str| t.agent(id).unwrap().name.clone();
+    t.edges
+        .iter()
+        .map(|e| (e.kind.as_str().to_owned(), name(&e.from), name(&e.to), t.tool_name(e), e.policy.label()))
+        .collect()
+}
+
+fn e(kind: &str, from: &str, to: &str, tool: &str, policy: &str) -> (String, String, String, String, String) {
+    (kind.into(), from.into(), to.into(), tool.into(), policy.into())
+}
+
+#[test]
+fn an_agents_sdk_module_with_every_construct_reads_as_a_person_reads_it() {
+    let t = imported(&data("openai_all.py"));
+    assert_eq!(t.agent(&t.entry).unwrap().name, "Concierge");
+    let mut names: Vec<&str> = t.agents.iter().map(|a| a.name.as_str()).collect();
+    names.sort();
+    assert_eq!(names, ["Billing", "Concierge", "Escalation", "Legal", "Refunds", "Researcher", "Tech Support"]);
+    let mut got = edges(&t);
+    got.sort();
+    let mut want = vec![
+        e("delegation", "Concierge", "Researcher", "ask_researcher", "full"),
+        e("handoff", "Concierge", "Billing", "transfer_to_billing", "full"),
+        e("handoff", "Concierge", "Refunds", "escalate_refund", "remove_tools"),
+        e("handoff", "Concierge", "Tech Support", "transfer_to_tech_support", "nest_summary"),
+        e("handoff", "Concierge", "Legal", "transfer_to_legal", "custom(redact_history)"),
+        // input_type with no input filter: the SDK passes the history too.
+        e("handoff", "Concierge", "Escalation", "transfer_to_escalation", "full"),
+    ];
+    want.sort();
+    assert_eq!(got, want);
+    let concierge = t.agents.iter().find(|a| a.name == "Concierge").unwrap();
+    let m = concierge.model.as_ref().unwrap();
+    assert_eq!((m.name.as_str(), m.temperature, m.max_tokens), ("gpt-4o-mini", Some(0.2), Some(800)));
+    let tools: Vec<&str> = concierge.tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(tools, ["lookup_order", "web_search"]);
+    let billing = t.agents.iter().find(|a| a.name == "Billing").unwrap();
+    assert_eq!(billing.instructions, "dynamic: billing_instructions");
+    let bm = billing.model.as_ref().unwrap();
+    assert_eq!((bm.provider, bm.name.as_str()), (baton::topology::Provider::Anthropic, "claude-3-5-sonnet-20240620"));
+    let refund = &billing.tools[0];
+    assert_eq!(refund.name, "refund_invoice");
+    assert_eq!(refund.description, "Refund part or all of an invoice.");
+    assert_eq!(refund.parameters["required"], serde_json::json!(["invoice_id", "amount", "reason"]));
+    // Every agent remembers its line; lint findings point there.
+    let src = concierge.source.as_ref().unwrap();
+    assert!(src.file.ends_with("openai_all.py") && src.line > 1, "{src:?}");
+    let text = std::fs::read_to_string(data("openai_all.py")).unwrap();
+    let line = text.lines().nth(src.line as usize - 1).unwrap();
+    assert!(line.contains("Agent("), "line {} is where Concierge is built: {line}", src.line);
+    let findings = baton::lint::lint(&t);
+    let custom = findings.iter().find(|f| f.code.as_str() == "custom-filter").expect("lint flags the custom filter");
+    assert_eq!(custom.source.as_ref().map(|s| s.line), Some(src.line));
+}
+
+#[test]
+fn an_adk_module_reads_with_adk_transfer_rules() {
+    let t = imported(&data("adk_all"));
+    assert_eq!(t.entry, "coordinator");
+    let got = edges(&t);
+    for want in [
+        e("handoff", "coordinator", "billing", "transfer_to_billing", "full"),
+        e("handoff", "coordinator", "tech", "transfer_to_tech", "full"),
+        e("handoff", "coordinator", "report_pipeline", "transfer_to_report_pipeline", "full"),
+        e("handoff", "tech", "coordinator", "transfer_to_coordinator", "full"),
+        e("handoff", "billing", "tech", "transfer_to_tech", "full"),
+        e("handoff", "billing", "report_pipeline", "transfer_to_report_pipeline", "full"),
+        e("delegation", "coordinator", "policy_expert", "policy_expert", "none"),
+        e("delegation", "gather", "ticket_history", "ticket_history", "none"),
+    ] {
+        assert!(got.contains(&want), "{want:?} missing from {got:?}");
+    }
+    for absent in [("billing", "coordinator"), ("tech", "billing"), ("tech", "report_pipeline")] {
+        assert!(
+            !got.iter().any(|x| x.0 == "handoff" && x.1 == absent.0 && x.2 == absent.1),
+            "{absent:?} is forbidden by a disallow flag: {got:?}"
+        );
+    }
+    // Workflow agents' children run in order, not by transfers.
+    assert!(!got.iter().any(|x| x.0 == "handoff" && (x.1 == "drafter" || x.1 == "order_history")), "{got:?}");
+    let billing = t.agents.iter().find(|a| a.id == "billing").unwrap();
+    let m = billing.model.as_ref().unwrap();
+    assert_eq!((m.temperature, m.top_p, m.max_tokens), (Some(0.2), Some(0.9), Some(512)));
+}
+
+#[test]
+fn the_ticket_story_as_agents_sdk_and_adk_code_matches_the_example() {
+    let example = baton::config::load(&root().join("examples/ticket-reopen.yaml")).unwrap();
+    for code in ["examples/code/ticket_agents.py", "examples/code/ticket_adk"] {
+        let t = imported(&root().join(code));
+        assert_eq!(t.agents.len(), example.agents.len(), "{code}");
+        for a in &example.agents {
+            let b = t.agents.iter().find(|x| x.name == a.name).unwrap_or_else(|| panic!("{code}: no {}", a.name));
+            assert_eq!(b.instructions.trim_end(), a.instructions.trim_end(), "{code}: {}", a.name);
+            let (ma, mb) = (a.model.as_ref().unwrap(), b.model.as_ref().unwrap());
+            assert_eq!((ma.provider, &ma.name), (mb.provider, &mb.name), "{code}: {}", a.name);
+            let tools = |x: &baton::topology::Agent| {
+                x.tools
+                    .iter()
+                    .map(|t| {
+                        let mut props: Vec<String> =
+                            t.parameters["properties"].as_object().unwrap().keys().cloned().collect();
+                        props.sort();
+                        (t.name.clone(), t.description.lines().next().unwrap_or("").to_owned(), props)
+                    })
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(tools(b), tools(a), "{code}: tools of {}", a.name);
+        }
+        let kinds = |t: &Topology| {
+            let name = |id: &str| t.agent(id).unwrap().name.clone();
+            t.edges.iter().map(|e| (e.kind, name(&e.from), name(&e.to))).collect::<Vec<_>>()
+        };
+        assert_eq!(kinds(&t), kinds(&example), "{code}");
+        assert_eq!(t.agent(&t.entry).unwrap().name, "Triage");
+    }
+}
+
+/// Export each example to the Agents SDK, ADK Python and ADK YAML, and read it back: agents,
+/// edges (kind, ends, tool name, and the policy where the target can express it) and tools
+/// come back equal.
+#[test]
+fn every_example_round_trips_through_each_code_export() {
+    let dir = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(root().join("examples")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("yaml") {
+            continue;
+        }
+        let t = baton::config::load(&path).unwrap();
+        let stem = path.file_stem().unwrap().to_str().unwrap().replace('-', "_");
+        for format in ["openai-agents-py", "adk-py", "adk-yaml"] {
+            let out_path = match format {
+                "openai-agents-py" => dir.path().join(format!("{stem}_sdk.py")),
+                "adk-py" => dir.path().join(format!("{stem}_adk.py")),
+                _ => dir.path().join(format!("{stem}_yaml")),
+            };
+            let out = Command::new(env!("CARGO_BIN_EXE_baton"))
+                .args(["export", path.to_str().unwrap(), "--to", format, "-o", out_path.to_str().unwrap()])
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{format} {}: {}", path.display(), stderr(&out));
+            let warned = stderr(&out);
+            let back = imported(&if format == "adk-yaml" { out_path.join("root_agent.yaml") } else { out_path });
+            let adk = format != "openai-agents-py";
+            // ADK names agents with identifiers (the export says so when it renames).
+            let adk_name = |n: &str| if adk { n.to_lowercase().replace(' ', "_") } else { n.to_owned() };
+            let name = |t: &Topology, id: &str| t.agent(id).unwrap().name.clone();
+            let reached: Vec<&baton::topology::Agent> = t
+                .agents
+                .iter()
+                .filter(|a| {
+                    format != "adk-yaml"
+                        || !warned.contains(&format!("{}: no handoff from the entry reaches it", a.name))
+                })
+                .collect();
+            let mut want_agents: Vec<String> = reached.iter().map(|a| adk_name(&a.name)).collect();
+            let mut got_agents: Vec<String> =
+                back.agents.iter().map(|a| if adk { a.name.to_lowercase() } else { a.name.clone() }).collect();
+            want_agents.sort();
+            got_agents.sort();
+            assert_eq!(got_agents, want_agents, "{format} {stem}: agents");
+            for a in &reached {
+                let b = back.agents.iter().find(|b| adk_name(&b.name) == adk_name(&a.name)).unwrap();
+                let tools = |x: &baton::topology::Agent| {
+                    x.tools
+                        .iter()
+                        .map(|t| {
+                            let mut props: Vec<String> = t.parameters["properties"]
+                                .as_object()
+                                .map(|p| p.keys().cloned().collect())
+                                .unwrap_or_default();
+                            props.sort();
+                            (t.name.clone(), t.description.clone(), props)
+                        })
+                        .collect::<Vec<_>>()
+                };
+                assert_eq!(tools(b), tools(a), "{format} {stem}: tools of {}", a.name);
+            }
+            // Edges: what ADK cannot express is named in a warning and left out of the comparison.
+            let mut want: Vec<(&str, String, String, String, String)> = t
+                .edges
+                .iter()
+                .filter(|e| reached.iter().any(|a| a.id == e.to) || !adk)
+                .map(|e| {
+                    let policy = match (&e.policy, adk, e.kind) {
+                        (_, _, EdgeKind::Delegation) => "full".to_owned(),
+                        (ContextPolicy::Full | ContextPolicy::None, _, _) | (_, false, _) => e.policy.label(),
+                        _ => {
+                            assert!(warned.contains(&e.policy.label()), "{format} {stem}: no warning for {}", e.id);
+                            "full".to_owned()
+                        }
+                    };
+                    let tool = if adk && e.kind == EdgeKind::Delegation {
+                        adk_name(&name(&t, &e.to))
+                    } else if adk {
+                        format!("transfer_to_{}", adk_name(&name(&t, &e.to)))
+                    } else {
+                        t.tool_name(e)
+                    };
+                    (e.kind.as_str(), adk_name(&name(&t, &e.from)), adk_name(&name(&t, &e.to)), tool, policy)
+                })
+                .collect();
+            let mut got: Vec<(&str, String, String, String, String)> = back
+                .edges
+                .iter()
+                .map(|e| {
+                    let policy = if e.kind == EdgeKind::Delegation { "full".into() } else { e.policy.label() };
+                    (
+                        e.kind.as_str(),
+                        adk_name(&name(&back, &e.from)),
+                        adk_name(&name(&back, &e.to)),
+                        if adk { back.tool_name(e).to_lowercase() } else { back.tool_name(e) },
+                        policy,
+                    )
+                })
+                .collect();
+            if adk {
+                // ADK lets an agent transfer to every peer once it may reach one; the warning says so.
+                got.retain(|g| want.contains(g) || !warned.contains("transfer to all its peers or none"));
+            }
+            want.sort();
+            got.sort();
+            assert_eq!(got, want, "{format} {stem}: edges (warnings: {warned})");
+        }
+    }
+}
+
+/// ADK itself loads the Agent Config export: the tree, tools and include_contents it builds are
+/// the topology's.
+#[test]
+fn adk_loads_the_agent_config_export() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("support_triage");
+    let out = Command::new(env!("CARGO_BIN_EXE_baton"))
+        .args(["export", "examples/support-triage.yaml", "--to", "adk-yaml", "-o", out_dir.to_str().unwrap()])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let loaded =
+        Command::new(python()).arg(root().join("tests/fidelity/load_adk_config.py")).arg(&out_dir).output().unwrap();
+    assert!(loaded.status.success(), "ADK could not load the export: {}", stderr(&loaded));
+    let tree: Value = serde_json::from_slice(&loaded.stdout).unwrap();
+    let t = baton::config::load(&root().join("examples/support-triage.yaml")).unwrap();
+    // ADK keeps a name that is an identifier; the export renames the others (and says so).
+    let ident = |n: &str| if n.contains(' ') { n.to_lowercase().replace(' ', "_") } else { n.to_owned() };
+    assert_eq!(tree["root"], ident(&t.agent(&t.entry).unwrap().name));
+    for a in &t.agents {
+        let got = &tree["agents"][ident(&a.name)];
+        assert!(got.is_object(), "ADK built no agent {}: {tree}", a.name);
+        let functions: Vec<&str> =
+            got["tools"].as_array().unwrap().iter().filter_map(|x| x["function"].as_str()).collect();
+        let want: Vec<&str> = a.tools.iter().map(|x| x.name.as_str()).collect();
+        assert_eq!(functions, want, "tools of {}", a.name);
+        let subs: Vec<String> =
+            got["sub_agents"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_owned()).collect();
+        for e in t.edges_from(&a.id).filter(|e| e.kind == EdgeKind::Handoff && e.to != t.entry) {
+            let to = ident(&t.agent(&e.to).unwrap().name);
+            let parent = tree["agents"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .any(|(_, x)| x["sub_agents"].as_array().unwrap().iter().any(|s| *s == to));
+            assert!(subs.contains(&to) || parent, "handoff {} has a place in ADK's tree", e.id);
+        }
+        let none = t.edges.iter().any(|e| e.to == a.id && e.policy == ContextPolicy::None);
+        assert_eq!(got["include_contents"], if none { "none" } else { "default" }, "{}", a.name);
+    }
+}
+
+/// Modules that cannot be read: a clear error (what, where, how to fix), exit 2, nothing written.
+#[test]
+fn modules_that_cannot_be_read_get_clear_errors_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    for (file, says) in [
+        ("syntax_error.py", vec!["syntax error", "syntax_error.py:6"]),
+        ("raises.py", vec!["ValueError: missing setting SUPPORT_QUEUE", "raises.py:9"]),
+        ("missing_dep.py", vec!["nonexistent_pkg_baton", "-m pip install nonexistent_pkg_baton"]),
+        ("no_agents.py", vec!["no agent"]),
+        ("two_entries.py", vec!["Sales", "Support", "--entry"]),
+    ] {
+        let target = dir.path().join(format!("{file}.yaml"));
+        let out = import_code(&data(file), &["-o", target.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{file}: {}", stderr(&out));
+        let err = stderr(&out);
+        for s in says {
+            assert!(err.contains(s), "{file}: '{s}' not in: {err}");
+        }
+        assert!(!target.exists(), "{file}: nothing is written");
+    }
+    // With --entry the two candidates are no longer ambiguous.
+    let out = import_code(&data("two_entries.py"), &["--entry", "Sales"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("entry: sales"), "{}", stdout(&out));
+}
