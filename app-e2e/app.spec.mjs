@@ -6,6 +6,7 @@
 // B: the ticket-reopen walk-through against the real backend and store: run, debug, the pinned
 //    fact lost at resolution → verification; a screenshot of the real window.
 // C: the app started on a trace (OTLP JSON) imports it and opens the run in the debugger.
+// D: live capture: the Runs tab's Capture switch, a trace POSTed by the test, its handoff diff.
 import assert from "node:assert/strict";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -134,6 +135,38 @@ describe("the desktop app", { timeout: 15 * 60_000 }, () => {
     copyFileSync(join(REPO, "tests/import/fixtures/otlp_genai.json"), file);
     await withApp(file, "c", async (b) => {
       await waitFor(b, '[data-testid="app"][data-mode="debug"]', START);
+      await waitFor(b, '[data-testid="transport"]');
+      assert.equal(await byId(b, "run-source").getAttribute("data-format"), "otlp");
+      await byId(b, "next-transfer").click();
+      await waitFor(b, '[data-testid="transfer-diff"][data-from="triage"][data-to="billing"]');
+    });
+  });
+
+  it("D: live capture: the Capture switch opens an endpoint; a trace a script sends there is listed and its handoff diff opens", { timeout: 6 * 60_000 }, async () => {
+    const dir = join(work, "d");
+    mkdirSync(dir);
+    const file = exampleCopy(dir, "support-triage.yaml");
+    await withApp(file, "d", async (b) => {
+      await waitFor(b, '[data-testid="node-triage"]', START);
+      await byId(b, "tab-runs").click();
+      await waitFor(b, '[data-testid="runs-panel"]');
+      // a port the system picks, so that a collector on 4318 cannot get in the way
+      const port = await byId(b, "capture-port");
+      await port.setValue("0");
+      await b.execute(() => document.querySelector('[data-testid="capture-switch"]').click());
+      await waitFor(b, '[data-testid="capture-endpoint"]');
+      const endpoint = (await textOf(b, '[data-testid="capture-endpoint"]')).trim();
+      assert.match(endpoint, /^http:\/\/127\.0\.0\.1:\d+\/v1\/traces$/);
+      // the running system: its exporter POSTs an OTLP JSON trace
+      const res = await fetch(endpoint, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: readFileSync(join(REPO, "tests/import/fixtures/otlp_genai.json")),
+      });
+      assert.equal(res.status, 200, await res.text());
+      await waitFor(b, '[data-testid="captured-list"] [data-testid="run-row"]');
+      await b.$('[data-testid="captured-list"] [data-testid="run-row"] [data-testid="run-open"]').click();
+      await waitFor(b, '[data-testid="app"][data-mode="debug"]');
       await waitFor(b, '[data-testid="transport"]');
       assert.equal(await byId(b, "run-source").getAttribute("data-format"), "otlp");
       await byId(b, "next-transfer").click();
