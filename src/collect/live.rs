@@ -59,13 +59,40 @@ struct Traces {
     rows: HashMap<i64, std::collections::HashSet<String>>,
     /// A trace merged into a later trace of its conversation: where its late spans go.
     alias: HashMap<String, String>,
+    /// The saved trace (a key of `done`) of each conversation.
+    conversations: HashMap<String, String>,
 }
 
-/// The conversation a trace belongs to, as its root span names it (nested agents' spans may
-/// carry conversations of their own).
-fn conversation_of_root(spans: &[Span]) -> Option<String> {
-    let roots: Vec<Span> = spans.iter().filter(|s| s.parent.is_empty()).cloned().collect();
-    otlp::conversation_of(&roots)
+impl Traces {
+    /// Takes a saved trace out of `done` (and the conversation index).
+    fn take_done(&mut self, id: &str) -> Option<Done> {
+        let d = self.done.remove(id)?;
+        if let Some(c) = &d.conversation
+            && self.conversations.get(c).is_some_and(|t| t == id)
+        {
+            self.conversations.remove(c);
+        }
+        Some(d)
+    }
+
+    /// Forgets saved traces past `KEEP_DONE`, and the aliases that led to them.
+    fn expire(&mut self) {
+        let mut gone = vec![];
+        self.done.retain(|id, d| {
+            let keep = d.at.elapsed() < KEEP_DONE;
+            if !keep && let Some(c) = d.conversation.take() {
+                gone.push((c, id.clone()));
+            }
+            keep
+        });
+        for (c, id) in gone {
+            if self.conversations.get(&c).is_some_and(|t| *t == id) {
+                self.conversations.remove(&c);
+            }
+        }
+        let Traces { alias, done, pending, .. } = self;
+        alias.retain(|_, to| done.contains_key(to) || pending.contains_key(to));
+    }
 }
 
 /// Counters for the status line.
@@ -159,7 +186,7 @@ fn merge_conversations(t: &mut Traces, mut ready: Vec<(String, Pending)>) -> Vec
     ready.sort_by_key(|(_, p)| p.spans.iter().map(|s| s.start).min());
     let mut out: Vec<(String, Pending, Option<String>)> = vec![];
     for (id, mut p) in ready {
-        let Some(conv) = conversation_of_root(&p.spans) else {
+        let Some(conv) = otlp::conversation_of(&p.spans) else {
             out.push((id, p, None));
             continue;
         };
@@ -180,10 +207,8 @@ fn merge_conversations(t: &mut Traces, mut ready: Vec<(String, Pending)>) -> Vec
             t.alias.insert(id, qid.clone());
             continue;
         }
-        let earlier =
-            t.done.iter().find(|(_, d)| d.conversation.as_deref() == Some(conv.as_str())).map(|(k, _)| k.clone());
-        if let Some(old) = earlier.filter(|old| *old != id) {
-            let d = t.done.remove(&old).expect("found above");
+        let earlier = t.conversations.get(&conv).filter(|old| **old != id).cloned();
+        if let Some((old, d)) = earlier.and_then(|old| t.take_done(&old).map(|d| (old, d))) {
             let mut spans = d.spans;
             spans.append(&mut p.spans);
             p.spans = spans;
@@ -277,8 +302,7 @@ impl Live {
             if !t.pending.contains_key(&id) {
                 // A late span of a saved trace reopens it, to amend the same run.
                 let reopened = t
-                    .done
-                    .remove(&id)
+                    .take_done(&id)
                     .map(|d| (d.run_id, d.spans.iter().any(|s| s.parent.is_empty()), d.spans, d.counted));
                 let (run_id, root_seen, spans, counted) = match reopened {
                     Some((r, root, spans, counted)) => (Some(r), root, spans, counted),
@@ -334,9 +358,7 @@ impl Live {
             let out: Vec<(String, Pending)> =
                 ids.into_iter().filter_map(|id| t.pending.remove(&id).map(|p| (id, p))).collect();
             t.held -= out.iter().map(|(_, p)| p.spans.len()).sum::<usize>();
-            t.done.retain(|_, d| d.at.elapsed() < KEEP_DONE);
-            let live: std::collections::HashSet<String> = t.done.keys().chain(t.pending.keys()).cloned().collect();
-            t.alias.retain(|_, to| live.contains(to));
+            t.expire();
             merge_conversations(&mut t, out)
         };
         // Traces still arriving are shown as running runs (again each second while spans arrive),
@@ -485,7 +507,10 @@ impl Live {
                     agents,
                     transfers: trace.transfers.len(),
                 }));
-                let conversation = conversation_of_root(&p.spans);
+                let conversation = otlp::conversation_of(&p.spans);
+                if let Some(c) = &conversation {
+                    t.conversations.insert(c.clone(), trace_id.clone());
+                }
                 t.done.insert(trace_id, Done { spans: p.spans, run_id, at: Instant::now(), counted, conversation });
             }
         }

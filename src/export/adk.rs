@@ -3,6 +3,7 @@
 //! the parent, peers); delegations become `AgentTool`s; a `none` policy becomes the receiver's
 //! `include_contents='none'`. What ADK cannot express is said in a comment and as a warning.
 
+use super::openai_py::py_str;
 use crate::config::ConfigError;
 use crate::topology::{AgentKind, ContextPolicy, EdgeKind, Provider, Tool, Topology, snake_case};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -182,10 +183,6 @@ pub fn adk_warnings(t: &Topology) -> Vec<String> {
     plan(t).warnings
 }
 
-fn py_str(s: &str) -> String {
-    serde_json::to_string(s).expect("strings serialize")
-}
-
 /// ADK's model string: Gemini by name, others through LiteLLM (`provider/model`).
 fn model_name(t: &Topology, id: &str) -> Option<String> {
     let m = t.agent(id)?.model.as_ref()?;
@@ -264,11 +261,8 @@ fn tool_functions(t: &Topology) -> Result<(String, ToolRefs), ConfigError> {
             out.push_str(&format!(
                 "\n\ndef {func}({}) -> str:\n    {}\n    return {}\n",
                 py_params(tl)?,
-                py_str(if tl.description.is_empty() { &tl.name } else { &tl.description })
-                    .replacen('"', "\"\"\"", 1)
-                    .trim_end_matches('"')
-                    .to_owned()
-                    + "\"\"\"",
+                // Any string literal first in the body is the docstring ADK sends as the description.
+                py_str(if tl.description.is_empty() { &tl.name } else { &tl.description }),
                 py_str(&tl.mock_result)
             ));
             if func != tl.name {

@@ -9,7 +9,7 @@ use crate::topology::{
 use std::collections::HashMap;
 
 /// A Python string literal (JSON strings are valid Python string literals).
-fn py_str(s: &str) -> String {
+pub(super) fn py_str(s: &str) -> String {
     serde_json::to_string(s).expect("strings serialize")
 }
 

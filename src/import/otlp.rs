@@ -554,9 +554,10 @@ fn other_convention_messages(a: &Attrs, input: bool) -> Option<Vec<MsgRec>> {
 /// The conversation a trace belongs to (`gen_ai.conversation.id`, `session.id`), if recorded:
 /// successive traces of one conversation (ADK writes one per turn) are one run.
 pub fn conversation_of(spans: &[Span]) -> Option<String> {
-    spans
-        .iter()
-        .find_map(|s| text_attr(&s.attrs, "gen_ai.conversation.id").or_else(|| text_attr(&s.attrs, "session.id")))
+    let of = |s: &Span| text_attr(&s.attrs, "gen_ai.conversation.id").or_else(|| text_attr(&s.attrs, "session.id"));
+    // The root's first: agents nested in a tool (pydantic-ai's delegation) carry conversations of
+    // their own.
+    spans.iter().filter(|s| s.parent.is_empty()).find_map(of).or_else(|| spans.iter().find_map(of))
 }
 
 /// The recorded run of one OTLP trace.

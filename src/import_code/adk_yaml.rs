@@ -188,6 +188,10 @@ fn python_function(dir: &Path, module: &str, func: &str) -> Option<(Option<Strin
             "\"\"\""
         } else if b.starts_with("'''") {
             "'''"
+        } else if b.starts_with('"') {
+            // A one-line string literal (as Baton's export writes it): its escapes are JSON's.
+            let line = b.lines().next().unwrap_or("");
+            return serde_json::from_str::<String>(line.trim_end()).ok();
         } else {
             return None;
         };

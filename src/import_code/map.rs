@@ -76,14 +76,11 @@ fn unique_ids(agents: &[CodeAgent]) -> Vec<String> {
 /// receiver sees, the input type shapes the transfer call.
 fn handoff_policy(h: &CodeHandoff, notes: &mut Vec<String>, from: &str) -> ContextPolicy {
     if let Some(props) = h.input_type.as_ref().and_then(|s| s.get("properties")).and_then(|p| p.as_object()) {
-        // Baton's exports pair `input_type` with a filter that keeps only its fields; a user's
-        // own code may keep the history too, which a person reads from the filter.
-        let keeps_history = match &h.input_filter {
-            None => true,
-            Some(Filter::Custom { custom, .. }) => !custom.starts_with("_only_fields"),
-            Some(Filter::Known(_)) => true,
-        };
-        if keeps_history && h.input_filter.is_none() {
+        // Baton's exports pair `input_type` with a filter that keeps only its fields
+        // (`_only_fields`); without a filter the SDK passes the whole history too.
+        let only_fields =
+            matches!(&h.input_filter, Some(Filter::Custom { custom, .. }) if custom.starts_with("_only_fields"));
+        if h.input_filter.is_none() {
             notes.push(format!(
                 "{from} → {}: the handoff has an input_type ({}) but no input filter, so the SDK passes the whole \
                  history too: policy full (with a filter that keeps only the input, it would be the fields policy)",
@@ -91,7 +88,7 @@ fn handoff_policy(h: &CodeHandoff, notes: &mut Vec<String>, from: &str) -> Conte
                 props.keys().cloned().collect::<Vec<_>>().join(", ")
             ));
         }
-        if !keeps_history {
+        if only_fields {
             // The model's field order: pydantic lists required fields in order (JSON objects
             // have none here).
             let required: Vec<&str> = h
@@ -164,7 +161,7 @@ pub fn to_topology(m: &CodeModel, entry: Option<&str>, name: &str) -> Result<Imp
     t.agents.clear();
     t.description = format!("Imported from {} ({}).", m.module, m.framework.label());
     for (a, id) in m.agents.iter().zip(&ids) {
-        let workflow = matches!(a.class.as_str(), "SequentialAgent" | "ParallelAgent" | "LoopAgent");
+        let workflow = a.is_workflow();
         let instructions = match (&a.instructions, &a.dynamic_instructions) {
             (_, Some(f)) => format!("dynamic: {f}"),
             (Some(text), None) => text.clone(),
@@ -230,8 +227,9 @@ pub fn to_topology(m: &CodeModel, entry: Option<&str>, name: &str) -> Result<Imp
         })
     };
     let mut pointed: HashSet<String> = HashSet::new();
-    let push = |t: &mut Topology, e: Edge, pointed: &mut HashSet<String>| {
-        pointed.insert(e.to.clone());
+    // Edges are added once; `pointed` holds the agents a handoff, an agent tool or a sub-agent
+    // list reaches (what makes an agent not an entry candidate).
+    let push = |t: &mut Topology, e: Edge| {
         if !t.edges.iter().any(|x| x.kind == e.kind && x.from == e.from && x.to == e.to) {
             t.edges.push(e);
         }
@@ -254,7 +252,8 @@ pub fn to_topology(m: &CodeModel, entry: Option<&str>, name: &str) -> Result<Imp
             if let Some(d) = &h.tool_description {
                 e.description = d.clone();
             }
-            push(&mut t, e, &mut pointed);
+            pointed.insert(e.to.clone());
+            push(&mut t, e);
         }
         for tl in &a.tools {
             if let CodeTool::Agent { name, description, agent } = tl {
@@ -265,10 +264,11 @@ pub fn to_topology(m: &CodeModel, entry: Option<&str>, name: &str) -> Result<Imp
                 if let Some(d) = description {
                     e.description = d.clone();
                 }
-                push(&mut t, e, &mut pointed);
+                pointed.insert(e.to.clone());
+                push(&mut t, e);
             }
         }
-        let llm = !matches!(a.class.as_str(), "SequentialAgent" | "ParallelAgent" | "LoopAgent");
+        let llm = !a.is_workflow();
         for s in &a.sub_agents {
             pointed.insert(id_of(s)?);
             // ADK's single-turn and task sub-agents are called as tools (listed there), not
@@ -277,41 +277,27 @@ pub fn to_topology(m: &CodeModel, entry: Option<&str>, name: &str) -> Result<Imp
                 continue;
             }
             let mut e = Edge::new(if llm { EdgeKind::Handoff } else { EdgeKind::Delegation }, &from, &id_of(s)?);
-            if llm && receives_none(s) {
-                e.policy = ContextPolicy::None;
-            }
             if !llm {
                 e.description = format!("{} runs {s} as part of its workflow.", a.name);
             }
-            push(&mut t, e, &mut pointed);
+            push(&mut t, e);
         }
         // ADK's transfer rules: an LLM agent may also transfer to its parent and its peers, when
         // the parent is an LLM agent too and no flag forbids it.
         if m.framework == Framework::Adk
             && llm
             && let Some(p) = parent_of.get(a.name.as_str())
+            && !p.is_workflow()
         {
-            let parent_llm = !matches!(p.class.as_str(), "SequentialAgent" | "ParallelAgent" | "LoopAgent");
-            {
-                if parent_llm {
-                    let mut targets = vec![];
-                    if !a.disallow_transfer_to_parent {
-                        targets.push(p.name.as_str());
-                    }
-                    if !a.disallow_transfer_to_peers {
-                        targets.extend(p.sub_agents.iter().map(String::as_str).filter(|s| *s != a.name));
-                    }
-                    for to in targets {
-                        let mut e = Edge::new(EdgeKind::Handoff, &from, &id_of(to)?);
-                        if receives_none(to) {
-                            e.policy = ContextPolicy::None;
-                        }
-                        // A transfer back is not what makes the target reachable.
-                        let before = pointed.clone();
-                        push(&mut t, e, &mut pointed);
-                        pointed = before;
-                    }
-                }
+            let mut targets = vec![];
+            if !a.disallow_transfer_to_parent {
+                targets.push(p.name.as_str());
+            }
+            if !a.disallow_transfer_to_peers {
+                targets.extend(p.sub_agents.iter().map(String::as_str).filter(|s| *s != a.name));
+            }
+            for to in targets {
+                push(&mut t, Edge::new(EdgeKind::Handoff, &from, &id_of(to)?));
             }
         }
     }

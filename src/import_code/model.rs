@@ -78,6 +78,14 @@ pub struct CodeAgent {
     pub max_iterations: Option<u32>,
 }
 
+impl CodeAgent {
+    /// An ADK workflow agent: it runs its sub-agents itself (in order, together, in a loop)
+    /// instead of transferring to them.
+    pub fn is_workflow(&self) -> bool {
+        matches!(self.class.as_str(), "SequentialAgent" | "ParallelAgent" | "LoopAgent")
+    }
+}
+
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct ModelSettings {
     pub temperature: Option<f64>,

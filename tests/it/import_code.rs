@@ -327,3 +327,18 @@ fn modules_that_cannot_be_read_get_clear_errors_and_nothing_is_written() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("entry: sales"), "{}", stdout(&out));
 }
+
+/// A tool description with quotes, backslashes and lines survives the ADK export as the
+/// function's docstring (what ADK sends the model as the tool's description).
+#[test]
+fn tool_descriptions_with_quotes_survive_the_adk_export() {
+    let mut t = baton::config::load(&root().join("examples/ticket-reopen.yaml")).unwrap();
+    let description = "Merge a \"fix\" for C:\\checkout.\nSay \"done\"";
+    t.agents.iter_mut().find(|a| a.id == "resolution").unwrap().tools[0].description = description.into();
+    let dir = tempfile::tempdir().unwrap();
+    let module = dir.path().join("quoted_adk.py");
+    std::fs::write(&module, baton::export::to_adk_py(&t).unwrap()).unwrap();
+    let back = imported(&module);
+    let tool = &back.agents.iter().find(|a| a.name == "Resolution").unwrap().tools[0];
+    assert_eq!(tool.description, description);
+}
