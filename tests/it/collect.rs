@@ -21,7 +21,8 @@ struct Collector {
     grpc_port: u16,
     lines: mpsc::Receiver<String>,
     db: String,
-    _dir: tempfile::TempDir,
+    /// Taken by `stop` (or `kill`); while held, dropping the collector stops its process.
+    _dir: Option<tempfile::TempDir>,
 }
 
 impl Collector {
@@ -53,7 +54,7 @@ impl Collector {
         let second = lines.recv_timeout(Duration::from_secs(5)).expect("and its gRPC endpoint");
         assert!(second.contains("OTLP/gRPC"), "{second}");
         let (port, grpc_port) = (port_in(&first), port_in(&second));
-        Collector { child, port, grpc_port, lines, db, _dir: dir }
+        Collector { child, port, grpc_port, lines, db, _dir: Some(dir) }
     }
 
     fn url(&self) -> String {
@@ -81,7 +82,24 @@ impl Collector {
         let status = self.child.wait().unwrap();
         assert!(status.success(), "collect exits 0 on Ctrl-C: {status}");
         let rest: Vec<String> = self.lines.try_iter().collect();
-        ((self.db.clone(), self._dir), rest)
+        ((self.db.clone(), self._dir.take().expect("stopped once")), rest)
+    }
+
+    /// SIGKILL: the process dies with nothing flushed. Returns the store's folder.
+    fn kill(mut self) -> tempfile::TempDir {
+        assert!(Command::new("kill").args(["-KILL", &self.child.id().to_string()]).status().unwrap().success());
+        let _ = self.child.wait();
+        self._dir.take().expect("killed once")
+    }
+}
+
+/// A test that fails midway never leaves a collector running.
+impl Drop for Collector {
+    fn drop(&mut self) {
+        if self._dir.is_some() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
     }
 }
 
@@ -657,9 +675,7 @@ fn acknowledged_spans_survive_a_sigkill() {
             .unwrap();
         assert_eq!(r.status(), 200, "acknowledged");
     });
-    let Collector { mut child, _dir: dir, .. } = c;
-    assert!(Command::new("kill").args(["-KILL", &child.id().to_string()]).status().unwrap().success());
-    let _ = child.wait();
+    let dir = c.kill();
     let c = Collector::start_in(dir, 300);
     let saved = c.wait_for("saved run", 1);
     let ((db, _dir), _) = c.stop();
