@@ -119,8 +119,8 @@ impl FileAccess {
         }
     }
 
-    /// Topology files on offer: YAML and JSON files under the root (three levels deep), or the
-    /// bundled examples.
+    /// Files on offer: YAML, JSON and JSON Lines (topologies, traces) and Python modules (agent
+    /// code to import) under the root (three levels deep), or the bundled examples.
     pub fn list(&self) -> Result<Vec<FileEntry>, ApiError> {
         let dir = match self {
             FileAccess::Root(r) => Some(r.clone()),
@@ -158,9 +158,13 @@ fn walk(dir: &Path, root: &Path, depth: usize, out: &mut Vec<PathBuf>) {
         if link && !p.canonicalize().is_ok_and(|t| t.starts_with(root) && t.is_file()) {
             continue;
         }
-        if !link && p.is_dir() && depth < 3 && !p.ends_with("node_modules") && !p.ends_with("target") {
+        if !link
+            && p.is_dir()
+            && depth < 3
+            && !["node_modules", "target", "venv", "__pycache__", "site-packages"].iter().any(|d| p.ends_with(d))
+        {
             walk(&p, root, depth + 1, out);
-        } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml" || x == "json" || x == "jsonl") {
+        } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml" || x == "json" || x == "jsonl" || x == "py") {
             out.push(p);
         }
     }

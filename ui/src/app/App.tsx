@@ -10,6 +10,7 @@ import { useDebugger } from "../store/debugger";
 import { Canvas } from "../canvas/Canvas";
 import { ExportDialog } from "../dialogs/ExportDialog";
 import { OpenDialog } from "../dialogs/OpenDialog";
+import { ImportCodeDialog } from "../dialogs/ImportCodeDialog";
 import { ConfirmDialog, PathPromptDialog } from "../dialogs/PromptDialogs";
 import { useLint } from "../hooks/useLint";
 import { isModalOpen, useShortcuts } from "../hooks/useShortcuts";
@@ -90,6 +91,7 @@ function Shell() {
       {compare && <CompareDialog platform={run.platform} runs={compare} onClose={() => useUi.getState().setCompare(null)} />}
       {dialog === "open" && <OpenDialog commands={commands} />}
       {dialog === "trace" && <TraceDialog platform={commands.platform} run={run} />}
+      {dialog === "code" && <ImportCodeDialog commands={commands} />}
       {dialog === "settings" && <SettingsDialog platform={commands.platform} />}
       {dialog === "export" && hasDoc && <ExportDialog commands={commands} />}
       <ConfirmDialog />

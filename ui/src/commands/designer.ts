@@ -204,6 +204,42 @@ export function makeCommands(platform: Platform, flow: FlowApi) {
     }
   }
 
+  /**
+   * File → Import from code: the agents of an Agents SDK or ADK module (or ADK Agent Config YAML)
+   * open as an unsaved topology. Throws the backend's `{code, message}` (the dialog shows it and
+   * keeps what was typed); resolves with the notes on what the topology does not carry.
+   */
+  async function importCodeOrThrow(path: string, opts: { framework?: string; entry?: string } = {}): Promise<string[] | null> {
+    if (!(await guardUnsaved("import another topology"))) return null;
+    ui().setBusy("Reading the code…");
+    try {
+      const args: { path: string; framework?: string; entry?: string } = { path };
+      if (opts.framework) args.framework = opts.framework;
+      if (opts.entry) args.entry = opts.entry;
+      const imported = await platform.import_code(args);
+      const t = await withLayout(normalizeTopology(imported.topology));
+      doc().load(t, null, imported.findings);
+      ui().openDialog(null);
+      const n = t.agents.length;
+      ui().notify("success", `Imported ${n} agent${n === 1 ? "" : "s"} from ${fileName(path)}`, imported.notes.length ? imported.notes.join(" · ") : undefined);
+      fitSoon();
+      return imported.notes;
+    } finally {
+      ui().setBusy(null);
+    }
+  }
+
+  /** The native file dialog for a module or Agent Config YAML (Tauri), else null. */
+  async function chooseCodePath(): Promise<string | null> {
+    if (!platform.dialogs) return null;
+    try {
+      return await platform.dialogs.choose_open_path({ extensions: ["py", "yaml", "yml"], label: "Agent code" });
+    } catch (e) {
+      fail("Could not show the file dialog", e);
+      return null;
+    }
+  }
+
   async function layout(): Promise<void> {
     const t = doc().topology;
     if (!t) return;
@@ -358,6 +394,9 @@ export function makeCommands(platform: Platform, flow: FlowApi) {
     openTopologyOrTraceFile,
     browseNative,
     showOpenTrace: () => ui().openDialog("trace"),
+    showImportCode: () => ui().openDialog("code"),
+    importCodeOrThrow,
+    chooseCodePath,
     showSettings: () => ui().openDialog("settings"),
     newTopology,
     editRunTopology,

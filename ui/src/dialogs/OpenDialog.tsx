@@ -13,7 +13,8 @@ export function OpenDialog({ commands }: { commands: Commands }) {
   const close = useCallback(() => useUi.getState().openDialog(null), []);
   const recent = useUi((s) => s.recent);
   const list = useFileList();
-  const files = list.data ?? null;
+  // The list also holds agent code (for Import from code); a topology is YAML or JSON.
+  const files = useMemo(() => list.data?.filter((f) => !/\.py$/i.test(f.path)) ?? null, [list.data]);
   const error = list.error;
   const [query, setQuery] = useState("");
   const [active, setActive] = useState(0);

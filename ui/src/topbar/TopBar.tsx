@@ -15,6 +15,7 @@ import {
   Settings,
   Share,
   Undo2,
+  FileCode2,
 } from "lucide-react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { Commands } from "../commands/designer";
@@ -155,6 +156,9 @@ function DesignTopBar({ commands, run }: { commands: Commands; run: RunCommands 
         </IconButton>
         <RecentMenu commands={commands} />
         <OpenTraceButton run={run} />
+        <IconButton testId="menu-import-code" label="Import from code…" onClick={commands.showImportCode}>
+          <FileCode2 size={16} />
+        </IconButton>
         <IconButton testId="menu-save" label="Save" keys={`${MOD}S`} onClick={() => void commands.save()} disabled={!hasDoc}>
           <Save size={16} />
         </IconButton>

@@ -1,0 +1,106 @@
+// Browser tests of File → Import from code against `baton serve`: the served folder's agent code
+// is read by the real introspection in the test venv's Python (openai-agents, google-adk), and its
+// agents land on the canvas with typed edges; bad modules keep the dialog open with their error.
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { REPO, backendPlan, launchBrowser, startBackend } from "./harness.mjs";
+
+const plan = backendPlan();
+const python = process.env.BATON_PYTHON ?? join(REPO, "target/pyenv/bin/python");
+const skip = plan.skip ?? (existsSync(python) ? null : `no Python with the frameworks at ${python} (run scripts/pyenv.sh)`);
+if (skip && process.env.BATON_E2E_REQUIRE === "1") throw new Error(skip);
+
+describe("import from code (browser, http adapter)", { skip: skip ?? false }, () => {
+  let backend;
+  let browser;
+  let page;
+  const errors = [];
+
+  before(async () => {
+    backend = await startBackend(plan, {
+      env: { BATON_PYTHON: python },
+      setup(root) {
+        mkdirSync(join(root, "broken"));
+        writeFileSync(join(root, "broken", "syntax.py"), "from agents import Agent\nroot_agent = Agent(name='a'\n");
+        writeFileSync(join(root, "broken", "missing_dep.py"), "import baton_no_such_package\n");
+      },
+    });
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    page.on("pageerror", (e) => errors.push(e.message));
+  });
+
+  after(async () => {
+    await browser?.close();
+    await backend?.stop();
+  });
+
+  const byId = (id) => page.getByTestId(id);
+  const label = (id) => byId(`edge-label-${id}`).innerText();
+
+  async function openDialog() {
+    await byId("menu-import-code").click();
+    await byId("code-dialog").waitFor();
+  }
+
+  it("lists the served folder's modules, and not in the Open dialog", async () => {
+    await page.goto(backend.page());
+    await openDialog();
+    await page.locator('[data-testid="code-file"][data-path="code/ticket_agents.py"]').waitFor();
+    assert.equal(await page.locator('[data-testid="code-file"][data-path="code/ticket_adk/agent.py"]').count(), 1);
+    await page.keyboard.press("Escape");
+    await byId("menu-open").click();
+    await byId("open-dialog").waitFor();
+    await page.locator('[data-testid="open-file"][data-path="ticket-reopen.yaml"]').waitFor();
+    assert.equal(await page.locator('[data-testid="open-file"][data-path$=".py"]').count(), 0);
+    await page.keyboard.press("Escape");
+  });
+
+  it("a module with a syntax error keeps the dialog, the typed path and the error", async () => {
+    await openDialog();
+    await byId("code-path-input").fill("broken/syntax.py");
+    await byId("code-import").click();
+    const err = byId("code-error");
+    await err.waitFor();
+    assert.equal(await err.getAttribute("data-code"), "code.module");
+    assert.match(await err.innerText(), /syntax\.py/);
+    assert.equal(await byId("code-path-input").inputValue(), "broken/syntax.py");
+    // A missing dependency names the module that could not be imported.
+    await byId("code-path-input").fill("broken/missing_dep.py");
+    await byId("code-import").click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="code-error"]')?.textContent?.includes("baton_no_such_package"));
+    assert.equal(await page.locator('[data-testid^="node-"]').count(), 0, "nothing was opened");
+  });
+
+  it("imports the Agents SDK app: its agents and typed edges on the canvas, unsaved", async () => {
+    await page.locator('[data-testid="code-file"][data-path="code/ticket_agents.py"]').click();
+    await byId("code-import").click();
+    await byId("node-triage").waitFor();
+    assert.equal(await byId("code-dialog").count(), 0, "the dialog closed");
+    for (const a of ["triage", "resolution", "verification"]) await byId(`node-${a}`).waitFor();
+    assert.equal(await byId("node-triage").getAttribute("data-entry"), "true");
+    // ticket_agents.py: triage.handoffs=[resolution]; resolution.handoffs=[handoff(verification,
+    // input_type=ResolvedTicket)], and with no input_filter the SDK passes the whole history.
+    assert.match(await label("triage->resolution"), /handoff · full/);
+    assert.match(await label("resolution->verification"), /handoff · full/);
+    assert.equal(await byId("edge-label-verification->triage").count(), 0);
+    assert.match(await byId("doc-title").innerText(), /Untitled/);
+  });
+
+  it("imports the ADK agent folder by its path", async () => {
+    await openDialog();
+    await byId("code-path-input").fill("code/ticket_adk");
+    await byId("code-framework").selectOption("adk");
+    await byId("code-import").click();
+    await page.waitForFunction(() => !document.querySelector('[data-testid="code-dialog"]'));
+    // agent.py: triage.sub_agents=[resolution], resolution.sub_agents=[verification], both children
+    // with disallow_transfer_to_parent=True: transfers go down the tree only.
+    assert.match(await label("triage->resolution"), /handoff/);
+    assert.match(await label("resolution->verification"), /handoff/);
+    assert.equal(await byId("edge-label-resolution->triage").count(), 0);
+    assert.equal(await byId("edge-label-verification->resolution").count(), 0);
+    assert.deepEqual(errors, []);
+  });
+});
