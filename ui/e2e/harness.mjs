@@ -77,7 +77,8 @@ async function waitForHttp(url, child, ms = 20000) {
  * `setup(root)` may add files first; `env` is added to its environment. Returns { url, root, stop }.
  */
 export async function startBackend(plan, { setup, env } = {}) {
-  const dist = join(UI_DIR, "dist");
+  // BATON_UI_DIST: a build elsewhere (`vite build --outDir DIR`), so parallel work need not share ui/dist.
+  const dist = process.env.BATON_UI_DIST ?? join(UI_DIR, "dist");
   if (!existsSync(join(dist, "index.html"))) throw new Error("ui/dist is missing: run `npm run build` first");
   const root = mkdtempSync(join(tmpdir(), "baton-e2e-"));
   cpSync(join(REPO, "examples"), root, { recursive: true });
