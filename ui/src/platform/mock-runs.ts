@@ -196,7 +196,13 @@ export function createMockRuns(recorded: Record<string, RecordedRun> = RECORDED_
       return {
         summary: clone(r.summary),
         topology: clone(r.topology),
-        steps: r.events.flatMap((e) => (e.type === "step" ? [clone(e.step)] : [])),
+        // Briefs recorded before `context_len` and timing were kept: the items from the step, as
+        // the store derives them; no time (these runs kept none).
+        steps: r.events.flatMap((e) =>
+          e.type === "step"
+            ? [{ ...clone(e.step), context_len: e.step.context_len ?? r.steps[e.step.index]?.context.length ?? null, start_ms: e.step.start_ms ?? null, duration_ms: e.step.duration_ms ?? null }]
+            : [],
+        ),
         transfers: r.transfers.map((t, i) => transferBrief(i, t)),
       };
     },
