@@ -10,7 +10,7 @@ use super::designer::{
     ExportArgs, LintArgs, NewTopologyArgs, OpenedTopology, PathArgs, RefactorArgs, SaveArgs, WriteTextArgs,
 };
 use super::files::FileEntry;
-use super::importing::ImportArgs;
+use super::importing::{ImportArgs, UploadArgs};
 use super::runs::{
     FactArgs, ListRunsArgs, RunEvents, RunEventsArgs, RunIdArgs, StartRunArgs, StartedRun, StepArgs, TransferArgs,
 };
@@ -19,7 +19,7 @@ use super::{Api, NoArgs};
 use crate::error::{ApiError, ErrorCode};
 use crate::lint::Finding;
 use crate::providers::ProviderStatus;
-use crate::store::{RunOverview, RunSummary, StepView, TransferView};
+use crate::store::{RunOverview, RunPage, RunQuery, RunSummary, StepView, TransferView};
 use crate::topology::Topology;
 use serde_json::Value;
 use std::sync::Arc;
@@ -156,6 +156,8 @@ commands! {
     resume_run(RunIdArgs) -> ();
     /// Saved runs, newest first.
     list_runs(ListRunsArgs) -> Vec<RunSummary>;
+    /// Every run in the store, filtered and paged (the Runs home), with the total.
+    search_runs(RunQuery) -> RunPage;
     /// A saved run's steps and transfers, without items.
     run_overview(RunIdArgs) -> RunOverview;
     /// One step of a saved run: context, output and transfer diff.
@@ -168,6 +170,8 @@ commands! {
     delete_run(RunIdArgs) -> ();
     /// Imports a trace file into the store, all or nothing; the ids of the runs it saved.
     import_trace(ImportArgs) -> Vec<String>;
+    /// Imports a trace's content (a file dropped on the window or picked in the browser).
+    import_trace_upload(UploadArgs) -> Vec<String>;
     /// Each real provider: where its key comes from (never the key), its endpoint, whether it answers.
     provider_status(NoArgs) -> Vec<ProviderStatus>;
     /// Stores a provider key in the OS keyring.

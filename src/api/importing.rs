@@ -25,6 +25,31 @@ pub struct ImportArgs {
     pub again: bool,
 }
 
+/// A trace's content sent by the window (a dropped or picked file), not a path.
+#[derive(Debug, Clone, Serialize, Deserialize, ts_rs::TS)]
+#[serde(deny_unknown_fields)]
+pub struct UploadArgs {
+    /// The file's name, as the runs' source shows it (no folder).
+    pub name: String,
+    /// The file's text (JSON, JSON Lines, or an ADK SSE stream).
+    pub text: String,
+    #[serde(default)]
+    #[ts(as = "Option<TraceFormat>", optional)]
+    pub from: TraceFormat,
+    #[serde(default)]
+    #[ts(as = "Option<bool>", optional)]
+    pub again: bool,
+}
+
+/// How to import: the format, whether a file imported before is imported again, and the name
+/// the runs' source gives the file (an upload's, instead of its temporary path).
+#[derive(Debug, Clone, Default)]
+pub struct ImportHow {
+    pub from: TraceFormat,
+    pub again: bool,
+    pub label: Option<String>,
+}
+
 /// One run an import saved.
 pub struct ImportedRun<'a> {
     pub run_id: &'a str,
@@ -37,8 +62,39 @@ pub type ImportProgress = Box<dyn FnMut(u64, u64) + Send>;
 impl Api {
     pub async fn import_trace(self: &Arc<Self>, a: ImportArgs) -> Result<Vec<String>, ApiError> {
         let path = self.files.resolve(&a.path)?;
-        let (ids, _) = self.import_file(path, a.from, None, None, a.again, &mut |_| {}).await?;
+        let how = ImportHow { from: a.from, again: a.again, label: None };
+        let (ids, _) = self.import_file(path, how, None, None, &mut |_| {}).await?;
         Ok(ids)
+    }
+
+    /// Imports uploaded content: written to a private temporary file under its own name (the
+    /// importers stream files and sniff their extension), imported, and removed.
+    pub async fn import_trace_upload(self: &Arc<Self>, a: UploadArgs) -> Result<Vec<String>, ApiError> {
+        let name = std::path::Path::new(a.name.trim())
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .filter(|n| !n.is_empty())
+            .ok_or_else(|| ApiError::new(ErrorCode::ApiArgs, "the uploaded trace has no file name; name it"))?;
+        if a.text.trim().is_empty() {
+            return Err(ApiError::new(
+                ErrorCode::ImportRead,
+                format!("{name}: the file is empty; nothing was imported"),
+            ));
+        }
+        let dir = tempfile::tempdir().map_err(|e| {
+            ApiError::new(ErrorCode::ImportRead, format!("{name}: no temporary folder to read it in: {e}"))
+        })?;
+        let path = dir.path().join(&name);
+        std::fs::write(&path, a.text.as_bytes())
+            .map_err(|e| ApiError::new(ErrorCode::ImportRead, format!("{name}: cannot stage the upload: {e}")))?;
+        // The runs and errors name the file as the user knows it, not the temporary path.
+        let how = ImportHow { from: a.from, again: a.again, label: Some(name.clone()) };
+        let result = self.import_file(path, how, None, None, &mut |_| {}).await;
+        let tmp = format!("{}/", dir.path().display());
+        result.map(|(ids, _)| ids).map_err(|mut e| {
+            e.message = e.message.replace(&tmp, "");
+            e
+        })
     }
 
     /// Imports `path` into the store, all or nothing. `facts` is a topology whose pinned facts
@@ -46,10 +102,9 @@ impl Api {
     pub async fn import_file(
         &self,
         path: PathBuf,
-        from: TraceFormat,
+        how: ImportHow,
         facts: Option<Topology>,
         progress: Option<ImportProgress>,
-        again: bool,
         on_run: &mut (dyn FnMut(ImportedRun<'_>) + Send),
     ) -> Result<(Vec<String>, ImportSummary), ApiError> {
         let store = self.store().await?.clone();
@@ -70,6 +125,7 @@ impl Api {
             })
             .await?
         };
+        let ImportHow { from, again, label } = how;
         let earlier = if again || hash.is_empty() { None } else { store.run_with_source_hash(&hash).await? };
         if let Some(id) = earlier {
             return Err(ApiError::new(
@@ -103,6 +159,9 @@ impl Api {
         while let Some(mut trace) = rx.recv().await {
             if let Some(serde_json::Value::Object(m)) = trace.source.as_mut() {
                 m.insert("hash".into(), serde_json::Value::String(hash.clone()));
+                if let Some(l) = &label {
+                    m.insert("file".into(), serde_json::Value::String(l.clone()));
+                }
             }
             match import.add(&trace).await {
                 Ok(id) => {

@@ -22,7 +22,7 @@ pub use designer::{
     open_topology,
 };
 pub use files::{FileAccess, FileEntry};
-pub use importing::{ImportArgs, ImportProgress, ImportedRun};
+pub use importing::{ImportArgs, ImportHow, ImportProgress, ImportedRun, UploadArgs};
 pub use live::{LiveEvent, LiveRun};
 pub use runs::{
     FactArgs, ListRunsArgs, RunEvents, RunEventsArgs, RunIdArgs, RunRequest, StartRunArgs, StartedRun, StepArgs,

@@ -356,6 +356,10 @@ impl Api {
         Ok(store.list_runs_page(a.topology.as_deref(), a.limit.unwrap_or(u32::MAX), a.offset.unwrap_or(0)).await?)
     }
 
+    pub async fn search_runs(self: &Arc<Self>, q: crate::store::RunQuery) -> Result<crate::store::RunPage, ApiError> {
+        Ok(self.store().await?.search_runs(&q).await?)
+    }
+
     pub async fn run_overview(self: &Arc<Self>, a: RunIdArgs) -> Result<RunOverview, ApiError> {
         Ok(self.store().await?.run_overview(&a.run_id).await?)
     }

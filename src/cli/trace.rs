@@ -101,7 +101,13 @@ pub fn run(c: Cmd) -> Outcome {
                 printed += 1;
             };
             let rt = runtime()?;
-            let result = rt.block_on(api.import_file(file.clone(), from, facts, Some(progress), again, &mut on_run));
+            let result = rt.block_on(api.import_file(
+                file.clone(),
+                baton::api::ImportHow { from, again, label: None },
+                facts,
+                Some(progress),
+                &mut on_run,
+            ));
             if let Some(b) = &bar {
                 b.finish_and_clear();
             }

@@ -170,6 +170,10 @@ fn build(trace_id: &str, p: &Pending, source: &str) -> Result<crate::trace::Trac
         ));
     }
     let mut trace = crate::import::reconstruct(&run, "otlp", source, None).0;
+    // Received live, not read from a file: the Runs home tells them apart by this mark.
+    if let Some(serde_json::Value::Object(m)) = trace.source.as_mut() {
+        m.insert("captured".into(), serde_json::Value::Bool(true));
+    }
     if p.replayed {
         trace.outcome.status = crate::trace::OutcomeStatus::Interrupted;
         trace.outcome.reason = "the collector stopped before this trace ended; these are the spans it had \

@@ -7,7 +7,7 @@ use crate::context::{
 };
 use crate::providers::{ModelError, ModelRequest, ModelSource, OutputItem, ToolKind, ToolSpec, Usage};
 use crate::topology::{AgentKind, ContextPolicy, Edge, EdgeKind, OnRevisit, Scenario, Topology};
-use crate::trace::{FactCheck, Outcome, OutcomeStatus, Step, StepKind, TRACE_VERSION, Trace, Transfer};
+use crate::trace::{FactCheck, Outcome, OutcomeStatus, Step, StepKind, TRACE_VERSION, Timing, Trace, Transfer};
 use futures::future::BoxFuture;
 use std::collections::HashMap;
 
@@ -31,6 +31,8 @@ pub struct Runner<'t> {
     system: HashMap<String, String>,
     /// Who owns the conversation at the top level.
     root_owner: String,
+    /// The run's start, which steps' timings count from.
+    t0: std::time::Instant,
 }
 
 /// One `Runner.run`: the top-level run or a nested delegation.
@@ -83,6 +85,7 @@ impl<'t> Runner<'t> {
             tools,
             system,
             root_owner: topo.entry.clone(),
+            t0: std::time::Instant::now(),
         }
     }
 
@@ -128,7 +131,12 @@ impl<'t> Runner<'t> {
             detail: String::new(),
             usage: None,
             exchange: None,
+            timing: Some(Timing::from_micros(self.elapsed_us(), 0)),
         }
+    }
+
+    fn elapsed_us(&self) -> i64 {
+        self.t0.elapsed().as_micros() as i64
     }
 
     /// The agent's own items (instructions, held facts) for a period of ownership.
@@ -259,6 +267,7 @@ impl<'t> Runner<'t> {
                     return (f, End::Failed(reason));
                 };
                 let context = visible(&f);
+                let call_start = self.elapsed_us();
                 let result = match self.models.model_for(agent) {
                     Err(e) => Err(e),
                     Ok(model) => {
@@ -290,6 +299,7 @@ impl<'t> Runner<'t> {
                         return (f, End::Failed(reason));
                     }
                 };
+                let call_end = self.elapsed_us();
                 self.usage += resp.usage;
                 let new_start = f.hist.items.len();
                 let owner = f.owner.clone();
@@ -341,6 +351,7 @@ impl<'t> Runner<'t> {
                 s.output = output;
                 s.usage = Some(resp.usage);
                 s.exchange = resp.exchange;
+                s.timing = Some(Timing::from_micros(call_start, call_end - call_start));
                 s.detail = format!("call {n} of {}", self.name(&owner));
                 self.push_step(s);
 

@@ -280,6 +280,7 @@ pub fn to_run(session: &Value) -> Result<RecordedRun, super::Malformed> {
                 usage: usage(ev),
                 model: None,
                 held: Default::default(),
+                time: None,
             });
         }
         for (id, name, resp) in &p.responses {
@@ -312,6 +313,7 @@ pub fn to_run(session: &Value) -> Result<RecordedRun, super::Malformed> {
                 call_id: Some(id.clone()),
                 arguments: args,
                 output: Some(resp.clone()),
+                time: None,
             });
         }
         // A transfer: the action ADK records, or the call itself (the older

@@ -322,6 +322,7 @@ pub fn to_run(v: &Value) -> Result<RecordedRun, String> {
                     output: vec![out],
                     usage: usage_of(m),
                     model: None,
+                    time: None,
                 });
             }
             "ToolCallExecutionEvent" => {
@@ -333,6 +334,7 @@ pub fn to_run(v: &Value) -> Result<RecordedRun, String> {
                         call_id: Some(id),
                         arguments,
                         output: Some(out),
+                        time: None,
                     });
                 }
             }

@@ -231,6 +231,7 @@ fn ag2(msgs: &[Message], v: &Value) -> RecordedRun {
             output: reply(&m.text),
             usage: None,
             model: None,
+            time: None,
         });
         shared.push((Some(who), m.text.clone()));
     }
@@ -375,6 +376,7 @@ fn magentic_one(msgs: &[Message]) -> RecordedRun {
                 output: reply(&m.text),
                 usage: None,
                 model: None,
+                time: None,
             });
             if let Some(x) = suffix.strip_prefix("->") {
                 let x = x.trim().to_owned();
@@ -430,6 +432,7 @@ fn magentic_one(msgs: &[Message]) -> RecordedRun {
             output: reply(&m.text),
             usage: None,
             model: None,
+            time: None,
         });
         own.push(MsgRec { role: Role::User, text: m.text.clone(), author: Some(who.clone()), ..Default::default() });
         shared.push((Some(who), m.text.clone()));

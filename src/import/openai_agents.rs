@@ -5,7 +5,7 @@
 //! importer says so instead of inventing a diff.
 
 use super::messages::openai_messages;
-use super::recorded::{Ev, RecordedRun};
+use super::recorded::{CallTime, Ev, RecordedRun};
 use crate::providers::Usage;
 use crate::topology::EdgeKind;
 use serde_json::Value;
@@ -109,7 +109,7 @@ pub fn to_run(t: &SdkTrace) -> RecordedRun {
                 }
                 let model = d.get("model").and_then(Value::as_str).map(str::to_owned);
                 timed.push((
-                    start,
+                    start.clone(),
                     order,
                     Ev::Model {
                         agent: agent_name,
@@ -118,6 +118,7 @@ pub fn to_run(t: &SdkTrace) -> RecordedRun {
                         usage: usage_of(d.get("usage")),
                         model,
                         held: Default::default(),
+                        time: CallTime::of_rfc3339(&start, &end),
                     },
                 ));
             }
@@ -131,7 +132,7 @@ pub fn to_run(t: &SdkTrace) -> RecordedRun {
                 }
                 let model = d.pointer("/response/model").and_then(Value::as_str).map(str::to_owned);
                 timed.push((
-                    start,
+                    start.clone(),
                     order,
                     Ev::Model {
                         agent: agent_name,
@@ -140,6 +141,7 @@ pub fn to_run(t: &SdkTrace) -> RecordedRun {
                         usage: usage_of(d.get("usage")),
                         model,
                         held: Default::default(),
+                        time: CallTime::of_rfc3339(&start, &end),
                     },
                 ));
             }
@@ -149,11 +151,19 @@ pub fn to_run(t: &SdkTrace) -> RecordedRun {
                     Value::String(s) => s.clone(),
                     other => other.to_string(),
                 });
+                let time = CallTime::of_rfc3339(&start, &end);
                 let at = if has_agent_child.contains(s(sp, "id")) { end } else { start };
                 timed.push((
                     at,
                     order,
-                    Ev::Tool { agent: agent_name, name, call_id: None, arguments: s(&d, "input").to_owned(), output },
+                    Ev::Tool {
+                        agent: agent_name,
+                        name,
+                        call_id: None,
+                        arguments: s(&d, "input").to_owned(),
+                        output,
+                        time,
+                    },
                 ));
             }
             _ => {}

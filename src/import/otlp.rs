@@ -5,7 +5,7 @@
 //! are inferred where no span says so: `transfer_to_*` tool calls and successive agent spans.
 
 use super::messages::genai_messages;
-use super::recorded::{CallRec, Ev, MsgRec, RecordedRun, Role};
+use super::recorded::{CallRec, CallTime, Ev, MsgRec, RecordedRun, Role};
 use crate::providers::Usage;
 use crate::topology::EdgeKind;
 use serde_json::{Map, Value};
@@ -771,7 +771,15 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
                 if let Some(id) = &held.response_id {
                     response_ids.insert(id.clone());
                 }
-                events.push(Ev::Model { agent, input, output, usage, model, held });
+                events.push(Ev::Model {
+                    agent,
+                    input,
+                    output,
+                    usage,
+                    model,
+                    held,
+                    time: CallTime::of(sp.start as i128, sp.end as i128),
+                });
             }
             Kind::Tool => {
                 let agent = acting.or_else(|| owner.clone()).unwrap_or_else(|| "agent".into());
@@ -792,7 +800,14 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
                     text_attr(&sp.attrs, "gen_ai.tool.call.result").or_else(|| text_attr(&sp.attrs, "output.value"));
                 let call_id =
                     text_attr(&sp.attrs, "gen_ai.tool.call.id").or_else(|| text_attr(&sp.attrs, "tool_call.id"));
-                events.push(Ev::Tool { agent, name, call_id, arguments, output });
+                events.push(Ev::Tool {
+                    agent,
+                    name,
+                    call_id,
+                    arguments,
+                    output,
+                    time: CallTime::of(sp.start as i128, sp.end as i128),
+                });
             }
             Kind::Other => {}
         }

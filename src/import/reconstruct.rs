@@ -9,7 +9,7 @@ use crate::providers::Usage;
 use crate::topology::{
     Agent, AgentKind, Edge, EdgeKind, Guards, ModelRef, PinnedFact, Provider, Scenario, Topology, snake_case,
 };
-use crate::trace::{FactCheck, Outcome, OutcomeStatus, Step, StepKind, TRACE_VERSION, Trace, Transfer};
+use crate::trace::{FactCheck, Outcome, OutcomeStatus, Step, StepKind, TRACE_VERSION, Timing, Trace, Transfer};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// An item's content, borrowed from the recorded message it comes from.
@@ -26,6 +26,10 @@ struct Content<'a> {
 const CONTAINMENT: f64 = 0.8;
 
 struct Builder<'f> {
+    /// The recorded time of the event being rebuilt, for the call step it makes.
+    time: Option<super::recorded::CallTime>,
+    /// The earliest recorded time: steps' timings count from it.
+    origin_ns: i64,
     store: ItemStore,
     by_key: IdMap<[u8; 16], ItemId>,
     /// Items by their exact content (kind, text, call fields), before normalization.
@@ -216,6 +220,12 @@ impl Builder<'_> {
             detail,
             usage: None,
             exchange: None,
+            // The recorded time belongs to the model or tool call the event made.
+            timing: if matches!(kind, StepKind::ModelCall | StepKind::ToolCall) {
+                self.time.take().map(|t| Timing::from_nanos(self.origin_ns, t.start_ns, t.end_ns))
+            } else {
+                None
+            },
         });
         self.steps.len() - 1
     }
@@ -600,7 +610,16 @@ pub fn reconstruct(run: &RecordedRun, format: &str, file: &str, overlay: Option<
             })
             .collect();
     }
+    // Timings count from the run's start, or from its first timed call when that is earlier.
+    let first_call = run.events.iter().filter_map(|e| match e {
+        Ev::Model { time, .. } | Ev::Tool { time, .. } => time.map(|t| t.start_ns),
+        _ => None,
+    });
+    let started = super::recorded::rfc3339_nanos(&run.started_at).map(|n| n as i64);
+    let origin_ns = first_call.chain(started).min().unwrap_or(0);
     let mut b = Builder {
+        time: None,
+        origin_ns,
         store: ItemStore::default(),
         by_key: IdMap::default(),
         exact: IdMap::default(),
@@ -642,16 +661,18 @@ pub fn reconstruct(run: &RecordedRun, format: &str, file: &str, overlay: Option<
                     b.input.extend(ids);
                 }
             }
-            Ev::Model { agent, input, output, usage, model, held } => {
+            Ev::Model { agent, input, output, usage, model, held, time } => {
                 if b.owner.is_empty() {
                     b.owner = agent.clone();
                 }
+                b.time = *time;
                 b.model(agent, input.as_ref(), output, *usage, model.as_ref(), held);
             }
-            Ev::Tool { agent, name, call_id, arguments, output } => {
+            Ev::Tool { agent, name, call_id, arguments, output, time } => {
                 if b.owner.is_empty() {
                     b.owner = agent.clone();
                 }
+                b.time = *time;
                 b.tool(agent, name, call_id.as_ref(), arguments, output.as_ref())
             }
             Ev::Transfer { kind, from, to, policy } => {

@@ -56,6 +56,47 @@ pub struct Held {
     pub continues: Option<String>,
 }
 
+/// When a recorded call ran: Unix-epoch nanoseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CallTime {
+    pub start_ns: i64,
+    pub end_ns: i64,
+}
+
+impl CallTime {
+    /// From a source's start and end in nanoseconds; None when the source kept no time.
+    pub fn of(start_ns: i128, end_ns: i128) -> Option<CallTime> {
+        (start_ns > 0 && end_ns >= start_ns).then(|| CallTime { start_ns: start_ns as i64, end_ns: end_ns as i64 })
+    }
+
+    /// From RFC 3339 times in UTC (`…Z`, `…+00:00` or none, as Python's `isoformat()` writes).
+    pub fn of_rfc3339(start: &str, end: &str) -> Option<CallTime> {
+        CallTime::of(rfc3339_nanos(start)?, rfc3339_nanos(end)?)
+    }
+}
+
+/// Nanoseconds since the epoch of an RFC 3339 time in UTC; None when unreadable.
+pub fn rfc3339_nanos(t: &str) -> Option<i128> {
+    let t = t.trim();
+    let t = t.strip_suffix("+00:00").or_else(|| t.strip_suffix('Z')).unwrap_or(t);
+    let at = humantime::parse_rfc3339_weak(t).ok()?;
+    Some(at.duration_since(std::time::UNIX_EPOCH).ok()?.as_nanos() as i128)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_and_rust_utc_times_read_alike() {
+        let py = rfc3339_nanos("2025-01-01T00:16:40.009000+00:00").unwrap();
+        let rs = rfc3339_nanos("2025-01-01T00:16:40.009000Z").unwrap();
+        assert_eq!(py, rs);
+        assert_eq!(py, 1_735_690_600_009_000_000);
+        assert_eq!(rfc3339_nanos("yesterday"), None);
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Ev {
     /// The user's input to the run.
@@ -69,9 +110,18 @@ pub enum Ev {
         model: Option<String>,
         /// The provider-side conversation this call belongs to, when the source says.
         held: Held,
+        /// When the call ran, when the source says.
+        time: Option<CallTime>,
     },
     /// A tool the agent ran (its call may also be in the model output).
-    Tool { agent: String, name: String, call_id: Option<String>, arguments: String, output: Option<String> },
+    Tool {
+        agent: String,
+        name: String,
+        call_id: Option<String>,
+        arguments: String,
+        output: Option<String>,
+        time: Option<CallTime>,
+    },
     /// A handoff or a delegation (`policy` when the source names it).
     Transfer { kind: EdgeKind, from: String, to: String, policy: Option<String> },
     /// The end of a delegation: the nested agent's answer returns to the caller.

@@ -5,10 +5,12 @@
 mod inbox;
 mod read;
 mod rows;
+mod search;
 mod snapshot;
 mod write;
 
 pub use read::{OutcomeBrief, RunOverview, RunSummary, StepView, TransferView};
+pub use search::{RunOrigin, RunPage, RunQuery};
 pub use write::{CommitHook, ImportTx, Recorder, WriteStats, new_run_id, trace_events};
 
 use sqlx::any::{AnyPoolOptions, install_default_drivers};

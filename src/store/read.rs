@@ -6,7 +6,9 @@ use super::{Store, StoreError};
 use crate::context::{FactStatus, Item, ItemId, ItemStore};
 use crate::providers::Usage;
 use crate::topology::{EdgeKind, Topology};
-use crate::trace::{FactCheck, Outcome, OutcomeStatus, Step, StepBrief, TRACE_VERSION, Trace, Transfer, TransferBrief};
+use crate::trace::{
+    FactCheck, Outcome, OutcomeStatus, Step, StepBrief, TRACE_VERSION, Timing, Trace, Transfer, TransferBrief,
+};
 use serde::{Deserialize, Serialize};
 use sqlx::Row;
 use sqlx::any::AnyRow;
@@ -42,6 +44,8 @@ pub struct RunSummary {
     pub providers: std::collections::BTreeMap<String, String>,
     /// For imported traces: the source format and file.
     pub source: Option<serde_json::Value>,
+    /// Baton's own run, an imported trace, or a captured one.
+    pub origin: super::RunOrigin,
 }
 
 /// A run's timeline without contexts: what the debugger loads when it opens a run.
@@ -80,9 +84,10 @@ fn status_of(s: &str) -> OutcomeStatus {
     serde_json::from_value(serde_json::Value::String(s.to_owned())).unwrap_or(OutcomeStatus::Interrupted)
 }
 
-fn summary(row: &AnyRow) -> Result<RunSummary, StoreError> {
+pub(super) fn summary(row: &AnyRow) -> Result<RunSummary, StoreError> {
     let providers: String = row.try_get("providers")?;
-    let source: Option<String> = row.try_get("source")?;
+    let source: Option<serde_json::Value> =
+        row.try_get::<Option<String>, _>("source")?.and_then(|s| serde_json::from_str(&s).ok());
     Ok(RunSummary {
         id: row.try_get("id")?,
         topology: row.try_get("topology")?,
@@ -102,11 +107,12 @@ fn summary(row: &AnyRow) -> Result<RunSummary, StoreError> {
         transfers: row.try_get::<i64, _>("transfer_count")? as u32,
         lost_facts: row.try_get::<i64, _>("lost_facts")? as u32,
         providers: serde_json::from_str(&providers).unwrap_or_default(),
-        source: source.and_then(|s| serde_json::from_str(&s).ok()),
+        origin: super::RunOrigin::of(source.as_ref()),
+        source,
     })
 }
 
-const RUN_COLUMNS: &str = "id, topology, scenario, started_at, ended_at, status, reason, owner, final_output, guard, \
+pub(super) const RUN_COLUMNS: &str = "id, topology, scenario, started_at, ended_at, status, reason, owner, final_output, guard, \
      input_tokens, output_tokens, step_count, transfer_count, lost_facts, providers, source";
 
 fn ids(bytes: Vec<u8>) -> Result<Vec<ItemId>, StoreError> {
@@ -161,6 +167,8 @@ in_read_tx! {
     fact_lost_steps(run: &str, fact: &str) -> Vec<u32>;
     /// A whole run as a native trace.
     load_trace(run: &str) -> Trace;
+    /// Runs matching a query, newest first, one page at a time (the Runs home).
+    search_runs(q: &super::RunQuery) -> super::RunPage;
     /// The first run imported from a source with this content hash.
     run_with_source_hash(hash: &str) -> Option<String>;
 }
@@ -279,6 +287,10 @@ impl Reader<'_> {
             detail: row.try_get("detail")?,
             usage: input.map(|i| Usage { input_tokens: i as u64, output_tokens: output_tokens.unwrap_or(0) as u64 }),
             exchange: exchange.and_then(|e| serde_json::from_str(&e).ok()),
+            timing: match (row.try_get::<Option<i64>, _>("start_us")?, row.try_get::<Option<i64>, _>("duration_us")?) {
+                (Some(start), Some(duration)) => Some(Timing::from_micros(start, duration)),
+                _ => None,
+            },
         };
         Ok((step, row.try_get("snapshot")?))
     }
@@ -398,8 +410,8 @@ impl Reader<'_> {
         let summary = self.run_summary(run).await?;
         let topology = self.run_topology(run).await.ok();
         let rows = sqlx::query(
-            "SELECT idx, kind, agent, owner, depth, snapshot, output, transfer_idx, detail, input_tokens, output_tokens, exchange \
-             FROM steps WHERE run_id = $1 ORDER BY idx",
+            "SELECT idx, kind, agent, owner, depth, snapshot, output, transfer_idx, detail, input_tokens, output_tokens, exchange, \
+             context_len, start_us, duration_us FROM steps WHERE run_id = $1 ORDER BY idx",
         )
         .bind(run.to_owned())
         .fetch_all(&mut *self.c)
@@ -407,7 +419,9 @@ impl Reader<'_> {
         let mut steps = Vec::with_capacity(rows.len());
         for row in &rows {
             let (step, _) = Reader::step_from_row(row)?;
-            steps.push(StepBrief::from(&step));
+            let mut brief = StepBrief::from(&step);
+            brief.context_len = row.try_get::<Option<i64>, _>("context_len")?.map(|n| n as u32);
+            steps.push(brief);
         }
         let rows = sqlx::query(
             "SELECT idx, step, kind, from_agent, to_agent, edge, policy, carried, transformed, dropped, added \

@@ -132,8 +132,8 @@ impl Rows {
             snapshots: Table::new("INSERT INTO snapshots (run_id, seq, prefix_len, ids)", 4, ""),
             steps: Table::new(
                 "INSERT INTO steps (run_id, idx, kind, agent, owner, depth, snapshot, output, transfer_idx, detail, \
-                 input_tokens, output_tokens, exchange)",
-                13,
+                 input_tokens, output_tokens, exchange, context_len, start_us, duration_us)",
+                16,
                 "",
             ),
             transfers: Table::new(
@@ -233,6 +233,9 @@ impl Rows {
                 Val::OptInt(s.usage.map(|u| u.input_tokens as i64)),
                 Val::OptInt(s.usage.map(|u| u.output_tokens as i64)),
                 Val::OptText(s.exchange.as_ref().map(|x| x.to_string())),
+                Val::Int(s.context.len() as i64),
+                Val::OptInt(s.timing.map(|t| t.micros().0)),
+                Val::OptInt(s.timing.map(|t| t.micros().1)),
             ]);
         }
         let o = &trace.outcome;

@@ -403,8 +403,9 @@ impl Writer {
             RunEvent::Step(s) => {
                 let snap = self.snapshot(tx, &s.context).await?;
                 sqlx::query(
-                    "INSERT INTO steps (run_id, idx, kind, agent, owner, depth, snapshot, output, transfer_idx, detail, input_tokens, output_tokens, exchange) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+                    "INSERT INTO steps (run_id, idx, kind, agent, owner, depth, snapshot, output, transfer_idx, detail, input_tokens, output_tokens, exchange, \
+                     context_len, start_us, duration_us) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
                 )
                 .bind(self.run_id.clone())
                 .bind(s.index as i64)
@@ -419,6 +420,9 @@ impl Writer {
                 .bind(s.usage.map(|u| u.input_tokens as i64))
                 .bind(s.usage.map(|u| u.output_tokens as i64))
                 .bind(s.exchange.as_ref().map(|x| x.to_string()))
+                .bind(s.context.len() as i64)
+                .bind(s.timing.map(|t| t.micros().0))
+                .bind(s.timing.map(|t| t.micros().1))
                 .execute(&mut **tx)
                 .await?;
                 self.stats.steps += 1;

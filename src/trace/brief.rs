@@ -17,6 +17,11 @@ pub struct StepBrief {
     /// Tokens of the model call, if the step is one.
     #[ts(type = "number | null")]
     pub tokens: Option<u64>,
+    /// How many items the acting agent sees (null in stores written before it was kept).
+    pub context_len: Option<u32>,
+    /// Milliseconds from the run's start, where the step's time was recorded.
+    pub start_ms: Option<f64>,
+    pub duration_ms: Option<f64>,
 }
 
 impl From<&Step> for StepBrief {
@@ -30,6 +35,9 @@ impl From<&Step> for StepBrief {
             transfer: s.transfer,
             detail: s.detail.clone(),
             tokens: s.usage.map(|u| u.input_tokens + u.output_tokens),
+            context_len: Some(s.context.len() as u32),
+            start_ms: s.timing.map(|t| t.start_ms),
+            duration_ms: s.timing.map(|t| t.duration_ms),
         }
     }
 }

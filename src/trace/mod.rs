@@ -80,6 +80,36 @@ pub struct Step {
     /// The provider exchange (request and response bodies, no auth headers).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exchange: Option<serde_json::Value>,
+    /// When the step ran, where the run or the source recorded it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timing: Option<Timing>,
+}
+
+/// When a step ran: milliseconds from the run's start, and how long it took.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct Timing {
+    pub start_ms: f64,
+    pub duration_ms: f64,
+}
+
+impl Timing {
+    /// From whole microseconds (the precision the store keeps, so a timing reads back equal).
+    pub fn from_micros(start_us: i64, duration_us: i64) -> Timing {
+        Timing { start_ms: start_us as f64 / 1000.0, duration_ms: duration_us as f64 / 1000.0 }
+    }
+
+    /// From Unix-epoch nanoseconds, relative to the run's start (`origin_ns`).
+    pub fn from_nanos(origin_ns: i64, start_ns: i64, end_ns: i64) -> Timing {
+        Timing::from_micros(
+            start_ns.saturating_sub(origin_ns).max(0) / 1000,
+            end_ns.saturating_sub(start_ns).max(0) / 1000,
+        )
+    }
+
+    /// The microseconds the store keeps: (start, duration).
+    pub fn micros(&self) -> (i64, i64) {
+        ((self.start_ms * 1000.0).round() as i64, (self.duration_ms * 1000.0).round() as i64)
+    }
 }
 
 /// A pinned fact's status at a transfer.

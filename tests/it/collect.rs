@@ -142,6 +142,10 @@ fn the_agents_sdk_sends_live_runs_and_two_senders_do_not_mix() {
         let store = Store::open(&db).await.unwrap();
         let runs = store.list_runs(None).await.unwrap();
         assert_eq!(runs.len(), 2, "{saved:?}");
+        // Received live: the Runs home lists them as captured, apart from imported files.
+        assert!(runs.iter().all(|r| r.origin == baton::store::RunOrigin::Captured));
+        let q = baton::store::RunQuery { origin: Some(baton::store::RunOrigin::Captured), ..Default::default() };
+        assert_eq!(store.search_runs(&q).await.unwrap().total, 2);
         for (tag, truth) in &sent {
             let (triage, billing) = (format!("Triage {tag}"), format!("Billing {tag}"));
             let trace = {

@@ -20,6 +20,8 @@ mod real_groupchat;
 mod real_model;
 mod real_traces;
 mod robustness;
+mod runs_home;
 mod serve;
 mod snapshots;
 mod store;
+mod timing;

@@ -5,4 +5,12 @@ export type StepBrief = { index: number, kind: StepKind, agent: string, owner: s
 /**
  * Tokens of the model call, if the step is one.
  */
-tokens: number | null, };
+tokens: number | null, 
+/**
+ * How many items the acting agent sees (null in stores written before it was kept).
+ */
+context_len: number | null, 
+/**
+ * Milliseconds from the run's start, where the step's time was recorded.
+ */
+start_ms: number | null, duration_ms: number | null, };

@@ -24,6 +24,8 @@ import type { RunEvents } from "./RunEvents";
 import type { RunEventsArgs } from "./RunEventsArgs";
 import type { RunIdArgs } from "./RunIdArgs";
 import type { RunOverview } from "./RunOverview";
+import type { RunPage } from "./RunPage";
+import type { RunQuery } from "./RunQuery";
 import type { RunSummary } from "./RunSummary";
 import type { SaveArgs } from "./SaveArgs";
 import type { SetKeyArgs } from "./SetKeyArgs";
@@ -34,6 +36,7 @@ import type { StepView } from "./StepView";
 import type { Topology } from "./Topology";
 import type { TransferArgs } from "./TransferArgs";
 import type { TransferView } from "./TransferView";
+import type { UploadArgs } from "./UploadArgs";
 import type { WriteTextArgs } from "./WriteTextArgs";
 
 /** Every command: its arguments and its result. */
@@ -66,6 +69,8 @@ export interface Commands {
   resume_run: { args: RunIdArgs; result: null };
   /** Saved runs, newest first. */
   list_runs: { args: ListRunsArgs; result: Array<RunSummary> };
+  /** Every run in the store, filtered and paged (the Runs home), with the total. */
+  search_runs: { args: RunQuery; result: RunPage };
   /** A saved run's steps and transfers, without items. */
   run_overview: { args: RunIdArgs; result: RunOverview };
   /** One step of a saved run: context, output and transfer diff. */
@@ -78,6 +83,8 @@ export interface Commands {
   delete_run: { args: RunIdArgs; result: null };
   /** Imports a trace file into the store, all or nothing; the ids of the runs it saved. */
   import_trace: { args: ImportArgs; result: Array<string> };
+  /** Imports a trace's content (a file dropped on the window or picked in the browser). */
+  import_trace_upload: { args: UploadArgs; result: Array<string> };
   /** Each real provider: where its key comes from (never the key), its endpoint, whether it answers. */
   provider_status: { args: NoArgs; result: Array<ProviderStatus> };
   /** Stores a provider key in the OS keyring. */
@@ -114,12 +121,14 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   "cancel_run",
   "resume_run",
   "list_runs",
+  "search_runs",
   "run_overview",
   "step_view",
   "transfer_view",
   "fact_lost_steps",
   "delete_run",
   "import_trace",
+  "import_trace_upload",
   "provider_status",
   "set_provider_key",
   "delete_provider_key",

@@ -16,6 +16,9 @@ function bigRun(n: number): StepBrief[] {
     transfer: null,
     detail: i % 20 === 0 ? `call ${i / 20 + 1} of Worker` : "poll → queue: 1 item left",
     tokens: null,
+    context_len: null,
+    start_ms: null,
+    duration_ms: null,
   }));
 }
 
@@ -71,8 +74,8 @@ describe("virtualised timeline", () => {
 
   it("indents steps inside a delegation and marks transfers and lost facts", () => {
     const steps: StepBrief[] = [
-      { index: 0, kind: "delegation", agent: "w", owner: "s", depth: 1, transfer: 0, detail: "Supervisor asks W", tokens: null },
-      { index: 1, kind: "model_call", agent: "w", owner: "s", depth: 1, transfer: null, detail: "call 1 of W", tokens: 12 },
+      { index: 0, kind: "delegation", agent: "w", owner: "s", depth: 1, transfer: 0, detail: "Supervisor asks W", tokens: null, context_len: 3, start_ms: null, duration_ms: null },
+      { index: 1, kind: "model_call", agent: "w", owner: "s", depth: 1, transfer: null, detail: "call 1 of W", tokens: 12, context_len: 3, start_ms: null, duration_ms: null },
     ];
     render(<Timeline steps={steps} {...props} lostSteps={new Set([0])} />);
     const [first, second] = screen.getAllByTestId("timeline-step");

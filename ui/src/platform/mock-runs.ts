@@ -3,6 +3,9 @@
 import type { Item } from "../bindings/Item";
 import type { LiveEvent } from "../bindings/LiveEvent";
 import type { RunOverview } from "../bindings/RunOverview";
+import type { RunOrigin } from "../bindings/RunOrigin";
+import type { RunPage } from "../bindings/RunPage";
+import type { RunQuery } from "../bindings/RunQuery";
 import type { RunSummary } from "../bindings/RunSummary";
 import type { Step } from "../bindings/Step";
 import type { StepView } from "../bindings/StepView";
@@ -26,6 +29,13 @@ export type RecordedRun = {
 export const RECORDED_RUNS = RECORDED as unknown as Record<string, RecordedRun>;
 
 const clone = <T,>(v: T): T => structuredClone(v);
+
+/** Where a run came from, by the rule of the store (src/store/search.rs `RunOrigin::of`). */
+export function originOf(s: Pick<RunSummary, "source">): RunOrigin {
+  const src = s.source;
+  if (src === null || typeof src !== "object" || Array.isArray(src)) return "native";
+  return (src as { captured?: unknown }).captured === true ? "captured" : "imported";
+}
 
 function transferBrief(index: number, t: Transfer): TransferBrief {
   return {
@@ -190,6 +200,26 @@ export function createMockRuns(recorded: Record<string, RecordedRun> = RECORDED_
         .map((r) => clone(r.summary))
         .filter((s) => !topology || s.topology === topology)
         .sort((a, b) => b.started_at.localeCompare(a.started_at));
+    },
+    /** The Runs home's query, as the store answers it (filters, newest first, a page, the total). */
+    async search_runs(q: RunQuery): Promise<RunPage> {
+      const text = q.search?.trim().toLowerCase() ?? "";
+      const all = [...runs.values()].map((r) => ({ ...clone(r.summary), origin: originOf(r.summary) }));
+      const hits = all
+        .filter((s) => !q.topology || s.topology === q.topology)
+        .filter((s) => !q.origin || s.origin === q.origin)
+        .filter((s) => !q.status || s.outcome.status === q.status)
+        .filter((s) => q.lost == null || (q.lost ? s.lost_facts > 0 : s.lost_facts === 0))
+        .filter((s) => !q.since || s.started_at >= q.since)
+        .filter((s) => !q.until || s.started_at < q.until)
+        .filter((s) => !text || [s.id, s.topology, s.scenario, s.final_output ?? "", JSON.stringify(s.source ?? "")].join(" ").toLowerCase().includes(text))
+        .sort((a, b) => b.started_at.localeCompare(a.started_at) || b.id.localeCompare(a.id));
+      const offset = q.offset ?? 0;
+      return {
+        runs: hits.slice(offset, offset + (q.limit ?? 100)),
+        total: hits.length,
+        topologies: [...new Set(all.map((s) => s.topology))].sort(),
+      };
     },
     async run_overview({ run_id }: { run_id: string }): Promise<RunOverview> {
       const r = get(run_id);

@@ -128,7 +128,7 @@ export function createMockPlatform(fixtures: Record<string, Topology> = FIXTURES
     const endpoint = capture.status.endpoint;
     const before = replace ? captured.get(replace) : undefined;
     const startedAt = before?.startedAt ?? new Date().toISOString();
-    const id = runs.add({ ...r, summary: { ...r.summary, started_at: startedAt, source: { format: "otlp", file: endpoint, notes: [] } } }, before ? replace : undefined);
+    const id = runs.add({ ...r, summary: { ...r.summary, started_at: startedAt, source: { format: "otlp", file: endpoint, notes: [], captured: true }, origin: "captured" } }, before ? replace : undefined);
     const s = capture.status;
     const lost = r.transfers.reduce((n, t) => n + t.facts.filter((f) => f.status === "lost").length, 0);
     captured.set(id, { startedAt, steps: r.steps.length, transfers: r.transfers.length, lost });
@@ -217,6 +217,7 @@ export function createMockPlatform(fixtures: Record<string, Topology> = FIXTURES
     cancel_run: (a) => (log("cancel_run", a), runs.cancel_run(a)),
     resume_run: (a) => (log("resume_run", a), runs.resume_run(a)),
     list_runs: (a) => (log("list_runs", a ?? {}), runs.list_runs({ topology: a?.topology ?? undefined })),
+    search_runs: (q) => (log("search_runs", q ?? {}), runs.search_runs(q ?? {})),
     run_overview: (a) => (log("run_overview", a), runs.run_overview(a)),
     step_view: (a) => (log("step_view", a), runs.step_view(a)),
     transfer_view: (a) => (log("transfer_view", a), runs.transfer_view(a)),
@@ -257,7 +258,18 @@ export function createMockPlatform(fixtures: Record<string, Topology> = FIXTURES
       if (!trace) throw new PlatformError("import.read", `${path}: cannot read the file: No such file or directory; nothing was imported`);
       if ("error" in trace) throw new PlatformError(trace.error.code, trace.error.message);
       return trace.runs.map((r) =>
-        runs.add({ ...r, summary: { ...r.summary, started_at: new Date().toISOString(), source: { format: trace.format, file: path, notes: trace.notes } } }),
+        runs.add({ ...r, summary: { ...r.summary, started_at: new Date().toISOString(), source: { format: trace.format, file: path, notes: trace.notes }, origin: "imported" } }),
+      );
+    },
+    async import_trace_upload({ name, text, from }) {
+      log("import_trace_upload", { name, from, bytes: text.length });
+      // The mock has no importers: an upload stands for the trace registered under its name.
+      if (!text.trim()) throw new PlatformError("import.read", `${name}: the file is empty; nothing was imported`);
+      const trace = traces.get(name);
+      if (!trace) throw new PlatformError("import.unknown_format", `${name}: not a trace Baton can read; nothing was imported`);
+      if ("error" in trace) throw new PlatformError(trace.error.code, trace.error.message);
+      return trace.runs.map((r) =>
+        runs.add({ ...r, summary: { ...r.summary, started_at: new Date().toISOString(), source: { format: trace.format, file: name, notes: trace.notes }, origin: "imported" } }),
       );
     },
     receiveTrace,

@@ -31,6 +31,7 @@ const summary = (id: string, source: RunSummary["source"]): RunSummary => ({
   lost_facts: 0,
   providers: {},
   source,
+  origin: source === null ? "native" : "captured",
 });
 
 describe("live capture", () => {

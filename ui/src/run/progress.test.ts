@@ -12,6 +12,9 @@ const step = (index: number, detail = `step ${index}`, transfer: number | null =
   transfer,
   detail,
   tokens: null,
+  context_len: null,
+  start_ms: null,
+  duration_ms: null,
 });
 
 const transfer = (index: number, at: number, carried = 1): TransferBrief => ({
@@ -50,6 +53,7 @@ function overview(n: number, transfers: TransferBrief[] = [], edit?: (s: StepBri
       lost_facts: 0,
       providers: {},
       source: null,
+      origin: "native",
     },
     topology: null,
     steps,
