@@ -66,7 +66,7 @@ pub struct CallTime {
 impl CallTime {
     /// From a source's start and end in nanoseconds; None when the source kept no time.
     pub fn of(start_ns: i128, end_ns: i128) -> Option<CallTime> {
-        (start_ns > 0 && end_ns >= start_ns).then(|| CallTime { start_ns: start_ns as i64, end_ns: end_ns as i64 })
+        (start_ns > 0 && end_ns >= start_ns).then_some(CallTime { start_ns: start_ns as i64, end_ns: end_ns as i64 })
     }
 
     /// From RFC 3339 times in UTC (`…Z`, `…+00:00` or none, as Python's `isoformat()` writes).
