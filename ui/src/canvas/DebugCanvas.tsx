@@ -1,7 +1,13 @@
 // The debugger's canvas: the run's topology, read-only, with the owner of the conversation at the
-// current step highlighted, the transfer under way animated and breakpoints shown.
-import { Background, BackgroundVariant, Controls, ReactFlow, useNodesInitialized, useReactFlow, type NodeChange } from "@xyflow/react";
+// current step highlighted, the transfer under way animated and breakpoints shown; the path the
+// run took (crossings per edge, visits per agent), the edges where a pinned fact was lost, and the
+// transfers the topology has no edge for (a guard's escalation), so no agent the run reached floats.
+// Below full zoom, labels are scaled up to stay legible (>= 11 px on screen) and nodes simplified.
+import { Background, BackgroundVariant, Controls, ReactFlow, useNodesInitialized, useReactFlow, useStore, type NodeChange } from "@xyflow/react";
 import { useCallback, useEffect, useMemo, useRef } from "react";
+import { edgeId } from "../model/topology";
+import { runPath } from "../run/path";
+import "../styles/charts.css";
 import { EMPTY_SELECTION } from "../store/designer";
 import { useDebugger } from "../store/debugger";
 import { selectBreakpoints, useRun } from "../store/run";
@@ -14,6 +20,50 @@ import { AgentNode } from "./nodes/AgentNode";
 import { HumanNode } from "./nodes/HumanNode";
 import { SupervisorNode } from "./nodes/SupervisorNode";
 import type { AgentFlowNode, TransferFlowEdge } from "./types";
+
+/** On-screen size of the smallest label (px), and the zooms below which nodes show less. */
+const LABEL_MIN_PX = 11.2;
+const FAR_ZOOM = 1.05;
+const VERY_FAR_ZOOM = 0.7;
+
+type Flow = { nodes: AgentFlowNode[]; edges: TransferFlowEdge[] };
+
+/**
+ * The run's path on the drawing: crossings and lost facts per edge (edges never crossed dimmed),
+ * visits per agent, and an edge for each transfer the topology has none for.
+ */
+function withPath(flow: Flow, path: ReturnType<typeof runPath>, current: { edge: string; from: string; to: string; kind: string } | undefined): Flow {
+  const nodes = flow.nodes.map((n) => ({ ...n, data: { ...n.data, path: path.agents.get(n.id) ?? { visits: 0, steps: 0 } } }));
+  const known = new Set(flow.nodes.map((n) => n.id));
+  const edges: TransferFlowEdge[] = flow.edges.map((e) => {
+    const u = path.edges.get(e.id);
+    return { ...e, data: { ...e.data!, path: { count: u?.count ?? 0, lost: u?.lost ?? [], extra: null } } };
+  });
+  for (const x of path.extra) {
+    if (!known.has(x.from) || !known.has(x.to)) continue;
+    const active = !!current && !path.edges.has(current.edge) && current.from === x.from && current.to === x.to && current.kind === x.kind;
+    edges.push({
+      id: x.id,
+      type: x.kind,
+      source: x.from,
+      target: x.to,
+      selected: false,
+      domAttributes: { "data-testid": `edge-${x.id}` } as Record<string, string>,
+      data: {
+        edge: { id: x.id, kind: x.kind, from: x.from, to: x.to },
+        label: x.escalation ? "escalation (guard)" : "not in the topology",
+        lint: null,
+        // a lane of its own below the nodes, apart from the topology's own backward edges
+        parallel: 1,
+        active,
+        activeKey: current ? `${current.from}->${current.to}` : undefined,
+        readOnly: true,
+        path: { count: x.count, lost: x.lost, extra: x.escalation ? "escalation" : "unlisted" },
+      },
+    });
+  }
+  return { nodes, edges };
+}
 
 const nodeTypes = { agent: AgentNode, supervisor: SupervisorNode, human: HumanNode };
 const edgeTypes = { handoff: HandoffEdge, delegation: DelegationEdge };
@@ -40,10 +90,19 @@ export function DebugCanvas() {
     }),
     [step, transfer, breakpoints],
   );
-  const { nodes, edges } = useMemo(
-    () => (topology ? deriveFlow(topology, EMPTY_SELECTION, [], nodeSizes, overlay) : { nodes: [], edges: [] }),
-    [topology, nodeSizes, overlay],
+  const path = useMemo(
+    () => (topology && overview ? runPath(new Set(topology.edges.map(edgeId)), overview.steps, overview.transfers) : null),
+    [topology, overview],
   );
+  const { nodes, edges } = useMemo(() => {
+    if (!topology) return { nodes: [], edges: [] };
+    const flow = deriveFlow(topology, EMPTY_SELECTION, [], nodeSizes, overlay);
+    return path ? withPath(flow, path, transfer) : flow;
+  }, [topology, nodeSizes, overlay, path, transfer]);
+  const zoom = useStore((s) => s.transform[2]);
+  // The smallest label is 10 px: scaled so that it shows at 11 px or more at any zoom.
+  const labelScale = Math.max(1, LABEL_MIN_PX / (10 * zoom));
+  const far = zoom < FAR_ZOOM;
 
   const onNodesChange = useCallback((changes: NodeChange<AgentFlowNode>[]) => {
     const sizes: Record<string, { width: number; height: number }> = {};
@@ -73,7 +132,12 @@ export function DebugCanvas() {
     );
   }
   return (
-    <div className="canvas debug-canvas" data-testid="debug-canvas">
+    <div
+      className={`canvas debug-canvas${far ? " is-far" : ""}${zoom < VERY_FAR_ZOOM ? " is-very-far" : ""}`}
+      data-testid="debug-canvas"
+      data-zoom={zoom.toFixed(3)}
+      style={{ ["--dbg-label-scale" as string]: labelScale.toFixed(3) }}
+    >
       <EdgeMarkers />
       <ReactFlow<AgentFlowNode, TransferFlowEdge>
         nodes={nodes}

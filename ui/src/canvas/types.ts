@@ -12,7 +12,12 @@ export type AgentNodeData = {
   facts: number;
   /** Run state (live run or debugger step); absent when no run is shown. */
   run?: { owner: boolean; acting: boolean; dim: boolean };
+  /** Debugger: how often the run gave this agent the conversation, and the steps it acted at. */
+  path?: { visits: number; steps: number };
 };
+
+/** Debugger: what the run did on an edge (crossings, facts lost), or a transfer the topology has no edge for. */
+export type EdgePath = { count: number; lost: string[]; extra: "escalation" | "unlisted" | null };
 
 export type AgentFlowNode = FlowNode<AgentNodeData, "agent" | "supervisor" | "human">;
 
@@ -31,6 +36,7 @@ export type TransferEdgeData = {
   activeKey?: string | number;
   /** Debug mode: clicking does not select. */
   readOnly?: boolean;
+  path?: EdgePath;
 };
 
 export type TransferFlowEdge = FlowEdge<TransferEdgeData, "handoff" | "delegation">;

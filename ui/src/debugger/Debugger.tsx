@@ -24,14 +24,20 @@ import { durationMs, formatDuration, formatTokens, STEP_LABELS } from "../run/fo
 import { fileName } from "../recent";
 import { formatLabel, runSource } from "../run/source";
 import { num } from "../run/types";
+import { filterSteps, isFiltering, neighbourVisible, NO_FILTER, type StepFilter } from "../run/stepfilter";
 import { useQuery } from "../hooks/useQuery";
 import { cacheKey, neighbourTransfer, stepCache, useDebugger } from "../store/debugger";
 import { ContextPanel } from "./ContextPanel";
+import { ContextStrip } from "./ContextStrip";
+import { FactMap } from "./FactMap";
+import { ModelCallView } from "./ModelCallView";
+import { Waterfall } from "./Waterfall";
 import { DiffView } from "./DiffView";
 import { FactsPanel } from "./FactsPanel";
 import { useRunLookups } from "./lookups";
 import { useFollowRun, type FollowSource } from "./useFollowRun";
 import { Timeline } from "./Timeline";
+import { TimelineFilter } from "./TimelineFilter";
 
 /** The view for the cursor, or the last one shown while it loads (no flicker when stepping fast). */
 function useStepView(commands: RunCommands) {
@@ -91,13 +97,32 @@ function DebuggerBody({ commands, onEditTopology }: { commands: RunCommands; onE
   const [canvasHeight, setCanvasHeight] = useState(() => Math.round(Math.max(180, window.innerHeight * 0.26)));
   const steps = overview.steps;
   const step = steps[cursor];
+  const [filter, setFilter] = useState<StepFilter>(NO_FILTER);
+  const filtering = isFiltering(filter);
+  const visible = useMemo(() => filterSteps(steps, filter, lookups.agentName), [steps, filter, lookups.agentName]);
   const lostSteps = useMemo(() => {
     const s = new Set<number>();
     for (const e of factIndex.values()) for (const t of e.lost) s.add(t.step);
     return s;
   }, [factIndex]);
   const isTransfer = step?.transfer != null;
+  const isCall = step?.kind === "model_call";
   const showDiff = isTransfer && detailTab === "diff" && view?.transfer && view.step.index === cursor;
+  // The tab shown: a step-bound tab falls back to the context on a step it does not fit.
+  const shown = showDiff ? "diff" : detailTab === "facts" || detailTab === "waterfall" ? detailTab : detailTab === "call" && isCall ? "call" : "context";
+  const tab = (id: typeof shown, label: string, opts: { disabled?: boolean; title?: string } = {}) => (
+    <button
+      role="tab"
+      aria-selected={shown === id}
+      className={`detail-tab${shown === id ? " is-active" : ""}`}
+      disabled={opts.disabled}
+      onClick={() => setDetailTab(id)}
+      data-testid={`tab-${id}`}
+      title={opts.title}
+    >
+      {label}
+    </button>
+  );
   const prevT = neighbourTransfer(transferSteps, cursor, -1);
   const nextT = neighbourTransfer(transferSteps, cursor, 1);
 
@@ -107,7 +132,11 @@ function DebuggerBody({ commands, onEditTopology }: { commands: RunCommands; onE
     if (d !== undefined) {
       e.preventDefault();
       e.stopPropagation();
-      commands.stepBy(d);
+      if (filtering) {
+        // over the steps the filter keeps
+        const next = neighbourVisible(visible, cursor, d > 0 ? 1 : -1);
+        if (next !== null) commands.goTo(next);
+      } else commands.stepBy(d);
     }
   };
 
@@ -121,8 +150,14 @@ function DebuggerBody({ commands, onEditTopology }: { commands: RunCommands; onE
             {steps.length.toLocaleString()} steps · {overview.transfers.length} {overview.transfers.length === 1 ? "transfer" : "transfers"}
           </span>
         </header>
+        <TimelineFilter steps={steps} shown={visible.length} filter={filter} onChange={setFilter} />
+        {filtering && visible.length === 0 && (
+          <div className="tl-filter-empty" data-testid="timeline-filter-empty">
+            No step matches the filter.
+          </div>
+        )}
         <Timeline
-          steps={steps}
+          steps={visible}
           palette={lookups.palette}
           agentName={lookups.agentName}
           current={cursor}
@@ -135,32 +170,18 @@ function DebuggerBody({ commands, onEditTopology }: { commands: RunCommands; onE
 
       <main className="dbg-main">
         <Transport commands={commands} count={steps.length} prevT={prevT} nextT={nextT} following={following} />
+        <ContextStrip lookups={lookups} onPick={commands.goTo} />
         <div className="dbg-canvas-wrap" style={{ flexBasis: canvasHeight }}>
           <DebugCanvas />
         </div>
         <Splitter height={canvasHeight} onChange={setCanvasHeight} />
         <section className="dbg-detail" data-testid="step-detail" data-step={view?.step.index ?? -1} data-loading={loading ? "true" : undefined}>
           <div className="detail-tabs" role="tablist">
-            <button
-              role="tab"
-              aria-selected={showDiff ? true : false}
-              className={`detail-tab${showDiff ? " is-active" : ""}`}
-              disabled={!isTransfer}
-              onClick={() => setDetailTab("diff")}
-              data-testid="tab-diff"
-              title={isTransfer ? "The transfer's diff" : "Only transfer steps have a diff"}
-            >
-              Transfer diff
-            </button>
-            <button
-              role="tab"
-              aria-selected={!showDiff}
-              className={`detail-tab${!showDiff ? " is-active" : ""}`}
-              onClick={() => setDetailTab("context")}
-              data-testid="tab-context"
-            >
-              Context
-            </button>
+            {tab("diff", "Transfer diff", { disabled: !isTransfer, title: isTransfer ? "The transfer's diff" : "Only transfer steps have a diff" })}
+            {tab("context", "Context")}
+            {tab("call", "Model call", { disabled: !isCall, title: isCall ? "The call's model, timing, tokens and recorded request and response" : "Only model-call steps have a call" })}
+            {tab("facts", "Fact map", { title: "Each pinned fact at each transfer" })}
+            {tab("waterfall", "Waterfall", { title: "When each step ran" })}
             <div className="spacer" />
             {loading && (
               <span className="detail-loading">
@@ -169,7 +190,17 @@ function DebuggerBody({ commands, onEditTopology }: { commands: RunCommands; onE
             )}
           </div>
           <div className={`detail-body${loading ? " is-stale" : ""}`}>
-            {stepError ? (
+            {shown === "facts" ? (
+              <FactMap
+                lookups={lookups}
+                onOpen={(at) => {
+                  commands.goTo(at);
+                  setDetailTab("diff");
+                }}
+              />
+            ) : shown === "waterfall" ? (
+              <Waterfall lookups={lookups} onPick={commands.goTo} />
+            ) : stepError ? (
               <div className="pane-empty text-error" role="alert" data-testid="step-error" data-code={stepError.code}>
                 Could not load step {cursor}: {stepError.message} ({stepError.code}){" "}
                 <button className="btn btn-secondary btn-sm" onClick={() => void retry()} disabled={loading}>
@@ -180,6 +211,8 @@ function DebuggerBody({ commands, onEditTopology }: { commands: RunCommands; onE
               <div className="pane-empty">
                 <Loader2 size={14} className="spin" /> Loading step…
               </div>
+            ) : shown === "call" && view.step.index === cursor ? (
+              <ModelCallView view={view} brief={step} />
             ) : showDiff && view.transfer ? (
               <DiffView key={view.transfer.index} view={view.transfer} lookups={lookups} />
             ) : (

@@ -1,5 +1,6 @@
 // A run's steps as a virtualised list (fixed-height rows, so 10,000 steps scroll as fast as 10):
-// kind icon, agent colour, depth indentation, transfer and lost-fact markers.
+// kind icon, agent colour, depth indentation, transfer and lost-fact markers. The list may be a
+// filtered one (the debugger's search and kind filters).
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { CircleDot, Pin } from "lucide-react";
 import { memo, useEffect, useRef } from "react";
@@ -43,13 +44,15 @@ export function Timeline({ steps, palette, agentName, current, onPick, lostSteps
 
   // Keep the current step in view (debugger): a neighbour scrolls just enough, a jump centres it.
   // While live, follow the newest step.
+  // (The list may be filtered: the current step's row is found by its index.)
   const prev = useRef<number | undefined>(undefined);
+  const row = current === undefined ? -1 : rowOf(steps, current);
   useEffect(() => {
-    if (current === undefined || current < 0 || current >= steps.length) return;
-    const near = prev.current !== undefined && Math.abs(current - prev.current) <= 1;
-    prev.current = current;
-    virtualizer.scrollToIndex(current, { align: near ? "auto" : "center" });
-  }, [current, steps.length, virtualizer]);
+    if (row < 0) return;
+    const near = prev.current !== undefined && Math.abs(row - prev.current) <= 1;
+    prev.current = row;
+    virtualizer.scrollToIndex(row, { align: near ? "auto" : "center" });
+  }, [row, virtualizer]);
   useEffect(() => {
     if (follow && steps.length > 0) virtualizer.scrollToIndex(steps.length - 1, { align: "end" });
   }, [follow, steps.length, virtualizer]);
@@ -88,6 +91,21 @@ export function Timeline({ steps, palette, agentName, current, onPick, lostSteps
       </div>
     </div>
   );
+}
+
+/** The row of step `index` in a list sorted by index (a filtered one too); -1 when it is not shown. */
+function rowOf(steps: readonly StepBrief[], index: number): number {
+  if (steps[index]?.index === index) return index;
+  let lo = 0;
+  let hi = steps.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const at = (steps[mid] as StepBrief).index;
+    if (at === index) return mid;
+    if (at < index) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }
 
 const TimelineRow = memo(function TimelineRow({

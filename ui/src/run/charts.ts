@@ -225,7 +225,7 @@ export function waterfall(steps: readonly StepBrief[]): Waterfall {
   }
   if (timed === 0) return { rows, timed, origin: 0, total: 0, ticks: [] };
   const total = Math.max(0, last - origin);
-  return { rows, timed, origin, total, ticks: niceTicks(total) };
+  return { rows, timed, origin, total, ticks: niceTicks(total, 4) };
 }
 
 /** Where a bar sits in the chart, as fractions of its width (a zero-length step still shows). */

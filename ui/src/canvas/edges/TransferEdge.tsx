@@ -1,6 +1,6 @@
 // What handoff and delegation edges share: geometry, label placement, lint marker, selection.
-import { BaseEdge, EdgeLabelRenderer, useInternalNode, type EdgeProps } from "@xyflow/react";
-import { ShieldCheck } from "lucide-react";
+import { BaseEdge, EdgeLabelRenderer, useInternalNode, useStore, type EdgeProps } from "@xyflow/react";
+import { PinOff, ShieldCheck, UserRound } from "lucide-react";
 import type { ReactNode } from "react";
 import { useDesigner } from "../../store/designer";
 import { SeverityIcon } from "../icons";
@@ -33,7 +33,14 @@ export function TransferEdge(props: TransferEdgeProps) {
   const verify = data?.edge.acceptance === "verify";
   const lint = data?.readOnly ? null : (data?.lint ?? null);
   const active = data?.active ?? false;
-  const marker = `url(#baton-arrow-${variant}${selected || active ? "-selected" : lint ? `-${lint.severity}` : ""})`;
+  // Debugger: the run's use of this edge. Far out, a label that would not fit between its nodes
+  // (on screen, at its legible size) shows only its icon, count and lost mark.
+  const path = data?.path;
+  const zoom = useStore((st) => st.transform[2]);
+  const lost = path?.lost ?? [];
+  const compact = !!path && zoom < 1.05 && !fits(data?.label ?? "", s, t, zoom, isBackward(s, t));
+  const runClass = path ? `${path.count > 0 ? " is-taken" : " is-untaken"}${lost.length ? " is-lossy" : ""}${path.extra ? " is-extra" : ""}` : "";
+  const marker = `url(#baton-arrow-${variant}${selected || active ? "-selected" : lost.length ? "-error" : lint ? `-${lint.severity}` : ""})`;
   return (
     <>
       <BaseEdge
@@ -41,7 +48,7 @@ export function TransferEdge(props: TransferEdgeProps) {
         path={geo.path}
         markerEnd={marker}
         interactionWidth={22}
-        className={`transfer-path transfer-${variant}${selected ? " is-selected" : ""}${active ? " is-active" : ""}${lint ? ` has-${lint.severity}` : ""}`}
+        className={`transfer-path transfer-${variant}${selected ? " is-selected" : ""}${active ? " is-active" : ""}${lint ? ` has-${lint.severity}` : ""}${runClass}`}
       />
       {active && (
         <g key={String(data?.activeKey ?? "")} className="transfer-pulse" data-testid={`edge-active-${id}`}>
@@ -52,10 +59,14 @@ export function TransferEdge(props: TransferEdgeProps) {
       )}
       <EdgeLabelRenderer>
         <div
-          className={`edge-label edge-label-${variant}${selected ? " is-selected" : ""}${active ? " is-active" : ""}${lint ? ` has-${lint.severity}` : ""}${data?.readOnly ? " is-readonly" : ""}`}
-          style={{ transform: `translate(-50%, -50%) translate(${geo.label.x}px, ${geo.label.y}px)` }}
+          className={`edge-label edge-label-${variant}${selected ? " is-selected" : ""}${active ? " is-active" : ""}${lint ? ` has-${lint.severity}` : ""}${data?.readOnly ? " is-readonly" : ""}${runClass}${compact ? " is-compact" : ""}`}
+          style={{ transform: `translate(-50%, -50%) translate(${geo.label.x}px, ${geo.label.y}px)${path ? " scale(var(--dbg-label-scale, 1))" : ""}` }}
           data-testid={`edge-label-${id}`}
           data-kind={variant}
+          data-count={path?.count}
+          data-lost={lost.length ? lost.join(" ") : undefined}
+          data-extra={path?.extra ?? undefined}
+          title={path ? `${data?.label}${path.count ? ` · crossed ${path.count}×` : " · not crossed in this run"}${lost.length ? ` · lost here: ${lost.join(", ")}` : ""}` : undefined}
           data-breakpoint={data?.breakpoint ? "true" : undefined}
           onClick={(e) => {
             e.stopPropagation();
@@ -77,9 +88,20 @@ export function TransferEdge(props: TransferEdgeProps) {
             />
           )}
           {lint && <SeverityIcon severity={lint.severity} size={12} />}
-          <span className="edge-label-icon">{icon}</span>
-          <span className="edge-label-text">{data?.label}</span>
-          {verify && (
+          <span className="edge-label-icon">{path?.extra === "escalation" ? <UserRound size={11} strokeWidth={2.4} /> : icon}</span>
+          {!compact && <span className="edge-label-text">{data?.label}</span>}
+          {path && path.count > 0 && (
+            <span className="edge-count" data-testid={`edge-count-${id}`}>
+              {path.count}×
+            </span>
+          )}
+          {lost.length > 0 && (
+            <span className="edge-lost" data-testid={`edge-lost-${id}`} title={`Pinned fact lost here: ${lost.join(", ")}`}>
+              <PinOff size={10} strokeWidth={2.6} />
+              {compact ? lost.length : `lost ${lost.join(", ")}`}
+            </span>
+          )}
+          {verify && !compact && (
             <span className="badge-verify" title="acceptance: verify — the receiver's “done” must be checked" data-testid={`verify-badge-${id}`}>
               <ShieldCheck size={11} strokeWidth={2.4} /> verify
             </span>
@@ -88,4 +110,15 @@ export function TransferEdge(props: TransferEdgeProps) {
       </EdgeLabelRenderer>
     </>
   );
+}
+
+/**
+ * Whether a label fits between its two nodes on screen at its legible size (about 6.4 px a
+ * character at 11 px, plus its icon and badges); an edge routed below the nodes has room.
+ */
+function fits(label: string, s: { x: number; y: number }, t: { x: number; y: number }, zoom: number, backward: boolean): boolean {
+  if (backward) return true;
+  const need = label.length * 6.4 + 64;
+  const room = Math.abs(t.x - s.x) * zoom - 12;
+  return need <= room;
 }

@@ -22,7 +22,7 @@ export function NodeCard({
   variant: "agent" | "supervisor" | "human";
   children?: ReactNode;
 }) {
-  const { agent, isEntry, lint, toolCount, facts, run } = data;
+  const { agent, isEntry, lint, toolCount, facts, run, path } = data;
   const model = agent.model;
   const runClass = run ? `${run.owner ? " run-owner" : ""}${run.acting ? " run-acting" : ""}${run.dim ? " run-dim" : ""}` : "";
   return (
@@ -32,6 +32,7 @@ export function NodeCard({
       data-kind={variant}
       data-entry={isEntry ? "true" : undefined}
       data-run={run ? (run.acting ? "acting" : run.owner ? "owner" : "idle") : undefined}
+      data-visits={path?.visits}
     >
       {run && (run.owner || run.acting) && (
         <div className="node-run-tag" data-testid={`run-tag-${agent.id}`}>
@@ -65,6 +66,15 @@ export function NodeCard({
         </div>
         <span className="node-kind">{kindLabel}</span>
       </div>
+      {path && (
+        <div
+          className={`node-visits${path.visits === 0 && path.steps === 0 ? " is-unvisited" : ""}`}
+          data-testid={`node-visits-${agent.id}`}
+          title={path.visits === 0 && path.steps === 0 ? "The run never reached this agent" : `Got the conversation ${path.visits}× · acted at ${path.steps} ${path.steps === 1 ? "step" : "steps"}`}
+        >
+          {path.visits === 0 && path.steps === 0 ? "not reached" : `${path.visits}× · ${path.steps} ${path.steps === 1 ? "step" : "steps"}`}
+        </div>
+      )}
       <div className="node-body">
         {model ? (
           <div className="node-model" title={`${PROVIDER_LABELS[model.provider]} · ${model.name}`}>
