@@ -145,7 +145,7 @@ commands! {
     /// Reads the agents of an Agents SDK or ADK module (or ADK Agent Config YAML) into a topology.
     import_code(ImportCodeArgs) -> ImportedCode;
     /// Rewrites a handoff chain under a supervisor that delegates and keeps ownership.
-    refactor_supervisor(RefactorArgs) -> Topology;
+    refactor_supervisor(RefactorArgs) -> crate::refactor::Refactored;
     /// Starts a run that is saved as it goes; answers with its id at once.
     start_run(StartRunArgs) -> StartedRun;
     /// A live run's events from `from` on (waits up to 20 s for new ones).

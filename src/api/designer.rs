@@ -133,9 +133,9 @@ impl Api {
         blocking(move || Ok(export::export(&a.topology, a.format)?)).await
     }
 
-    pub async fn refactor_supervisor(self: &Arc<Self>, mut a: RefactorArgs) -> Result<Topology, ApiError> {
+    pub async fn refactor_supervisor(self: &Arc<Self>, mut a: RefactorArgs) -> Result<refactor::Refactored, ApiError> {
         a.topology.normalize();
         let chain = (!a.chain.is_empty()).then_some(a.chain.as_slice());
-        Ok(refactor::supervisor_refactor(&a.topology, chain)?.0)
+        Ok(refactor::supervisor_refactor_preview(&a.topology, chain)?)
     }
 }

@@ -22,8 +22,14 @@ pub fn run(c: Cmd) -> Outcome {
     let Cmd::Supervisor { file, edges, output } = c;
     let t = load(&file)?;
     let chain = (!edges.is_empty()).then_some(edges.as_slice());
-    let (out, _) = baton::refactor::supervisor_refactor(&t, chain)?;
+    let done = baton::refactor::supervisor_refactor_preview(&t, chain)?;
     let format = baton::config::Format::from_path(output.as_deref().unwrap_or(&file));
-    write_out(output.as_deref(), &baton::config::to_string(&out, format)?)?;
+    write_out(output.as_deref(), &baton::config::to_string(&done.topology, format)?)?;
+    // What changed goes to stderr, so standard output stays the topology.
+    let scope = if done.chosen { "the given edges" } else { "the longest handoff chain from the entry" };
+    eprintln!("refactored {scope}: {}", done.chain.join(", "));
+    for c in &done.changes {
+        eprintln!("  - {}", c.text);
+    }
     Ok(0)
 }

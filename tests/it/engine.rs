@@ -84,6 +84,35 @@ fn the_refactored_ticket_reopen_keeps_the_fact() {
     assert!(trace.transfers.iter().all(|tr| tr.facts.iter().all(|f| f.status != FactStatus::Lost)));
 }
 
+/// The refactor of one selected edge (the `verify-handoff` finding's resolution → verification):
+/// Triage's handoff is retargeted and its script follows, so the run completes; the preview
+/// words each change a person reads off the example.
+#[test]
+fn the_refactor_of_a_selected_edge_rewrites_every_script_and_runs() {
+    let t = load("ticket-reopen.yaml");
+    let done =
+        baton::refactor::supervisor_refactor_preview(&t, Some(&["resolution->verification".to_owned()])).unwrap();
+    assert!(done.chosen);
+    assert_eq!(done.chain, ["resolution->verification"]);
+    let texts: Vec<&str> = done.changes.iter().map(|c| c.text.as_str()).collect();
+    for want in [
+        "Adds the supervisor Supervisor (id supervisor)",
+        "Triage's handoff to Resolution now goes to Supervisor",
+        "Removes the handoff Resolution → Verification",
+        "Adds the delegation Supervisor → Verification (its result is verified)",
+        "Scenario flagged-fix: Triage's script calls transfer_to_supervisor instead of transfer_to_resolution",
+        "Scenario flagged-fix: Resolution's script no longer calls transfer_to_verification",
+        "The pinned fact resolved-meaning is also held by Supervisor",
+    ] {
+        assert!(texts.contains(&want), "missing {want:?} in {texts:#?}");
+    }
+    let findings = baton::lint::lint(&done.topology);
+    assert!(findings.iter().all(|f| f.severity != baton::lint::Severity::Error), "{findings:#?}");
+    let trace = run(&done.topology, None);
+    assert_eq!(trace.outcome.status, OutcomeStatus::Completed, "{:?}", trace.outcome);
+    assert!(trace.transfers.iter().all(|tr| tr.facts.iter().all(|f| f.status != FactStatus::Lost)));
+}
+
 #[test]
 fn handoff_loop_escalates_at_the_first_revisit() {
     let t = load("handoff-loop.yaml");

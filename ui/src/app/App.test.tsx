@@ -89,6 +89,12 @@ describe("designer with the mock platform", () => {
   it("refactors to a supervisor in one undoable step", async () => {
     await openTicketReopen();
     fireEvent.click(screen.getByTestId("refactor-supervisor"));
+    // A preview first: nothing selected, so the longest chain from the entry.
+    const preview = await screen.findByTestId("refactor-preview");
+    expect(screen.getByTestId("refactor-scope").textContent).toContain("Triage → Resolution → Verification");
+    expect(preview.textContent).toContain("Removes the handoff Resolution → Verification");
+    expect(screen.queryByTestId("node-supervisor")).toBeNull();
+    fireEvent.click(screen.getByTestId("refactor-apply"));
     await screen.findByTestId("node-supervisor");
     expect(useDesigner.getState().topology?.entry).toBe("supervisor");
     expect(useDesigner.getState().topology?.layout?.supervisor).toBeDefined();

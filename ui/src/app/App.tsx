@@ -11,10 +11,15 @@ import { Canvas } from "../canvas/Canvas";
 import { ExportDialog } from "../dialogs/ExportDialog";
 import { OpenDialog } from "../dialogs/OpenDialog";
 import { ImportCodeDialog } from "../dialogs/ImportCodeDialog";
+import { RefactorPreviewDialog } from "../dialogs/RefactorPreviewDialog";
 import { ConfirmDialog, PathPromptDialog } from "../dialogs/PromptDialogs";
 import { useLint } from "../hooks/useLint";
 import { isModalOpen, useShortcuts } from "../hooks/useShortcuts";
 import { useUnsavedGuard } from "../hooks/useUnsavedGuard";
+import { useSheetKeys } from "../hooks/useSheetKeys";
+import { useRunUrl } from "../hooks/useRunUrl";
+import { ShortcutSheet } from "../dialogs/ShortcutSheet";
+import { CommandPaletteHost } from "../dialogs/CommandPalette";
 import { Inspector } from "../inspector/Inspector";
 import { BottomPanel } from "../panels/BottomPanel";
 import type { Platform } from "../platform/types";
@@ -51,6 +56,8 @@ function Shell() {
   useShortcuts(commands, run);
   useDebuggerKeys(run, debug, isModalOpen);
   useUnsavedGuard(commands);
+  useSheetKeys();
+  useRunUrl();
 
   // At start: the file the app was given on its command line (a topology, or a trace to debug);
   // in the browser, `?open=PATH` and `?run=ID[&step=N]` (links, screenshots, tests).
@@ -94,6 +101,9 @@ function Shell() {
       {dialog === "code" && <ImportCodeDialog commands={commands} />}
       {dialog === "settings" && <SettingsDialog platform={commands.platform} />}
       {dialog === "export" && hasDoc && <ExportDialog commands={commands} />}
+      {dialog === "shortcuts" && <ShortcutSheet mode={debug ? "debug" : "design"} />}
+      {dialog === "palette" && <CommandPaletteHost commands={commands} run={run} />}
+      <RefactorPreviewDialog />
       <ConfirmDialog />
       <PathPromptDialog />
       <Toasts />

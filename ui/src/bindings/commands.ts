@@ -20,6 +20,7 @@ import type { OpenedTopology } from "./OpenedTopology";
 import type { PathArgs } from "./PathArgs";
 import type { ProviderStatus } from "./ProviderStatus";
 import type { RefactorArgs } from "./RefactorArgs";
+import type { Refactored } from "./Refactored";
 import type { RunEvents } from "./RunEvents";
 import type { RunEventsArgs } from "./RunEventsArgs";
 import type { RunIdArgs } from "./RunIdArgs";
@@ -58,7 +59,7 @@ export interface Commands {
   /** Reads the agents of an Agents SDK or ADK module (or ADK Agent Config YAML) into a topology. */
   import_code: { args: ImportCodeArgs; result: ImportedCode };
   /** Rewrites a handoff chain under a supervisor that delegates and keeps ownership. */
-  refactor_supervisor: { args: RefactorArgs; result: Topology };
+  refactor_supervisor: { args: RefactorArgs; result: Refactored };
   /** Starts a run that is saved as it goes; answers with its id at once. */
   start_run: { args: StartRunArgs; result: StartedRun };
   /** A live run's events from `from` on (waits up to 20 s for new ones). */

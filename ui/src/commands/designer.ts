@@ -18,17 +18,19 @@ import { selectDirty, useDesigner } from "../store/designer";
 import { useUi } from "../store/ui";
 import { usePlatform } from "./platform";
 import { openTopologyOrTrace } from "./open-file";
-import { usePrompt } from "../store/prompt";
+import { usePrompt, type PathProblem } from "../store/prompt";
+import { asFlowPadding, fitPadding, nodesBounds } from "../model/fit";
+import { checkExportPath, checkTopologyPath } from "../model/refusals";
+import { useEditor } from "../store/editor";
+import { useRefactorPreview } from "../store/refactor";
+import { describeError } from "./messages";
 
 export type Commands = ReturnType<typeof makeCommands>;
 
+/** The backend's message as the window says it, with its code. */
 function describe(e: unknown): string {
-  if (e && typeof e === "object" && "message" in e) return String((e as { message: unknown }).message);
-  return String(e);
-}
-
-function errorCode(e: unknown): string | undefined {
-  return e && typeof e === "object" && "code" in e ? String((e as { code: unknown }).code) : undefined;
+  const { code, message } = describeError(e);
+  return code ? `${message} (${code})` : message;
 }
 
 type FlowApi = Pick<ReturnType<typeof useReactFlow>, "fitView" | "screenToFlowPosition">;
@@ -38,25 +40,64 @@ export function makeCommands(platform: Platform, flow: FlowApi) {
   const ui = () => useUi.getState();
 
   const fail = (what: string, e: unknown) => {
-    const code = errorCode(e);
-    ui().notify("error", what, code ? `${describe(e)} (${code})` : describe(e));
+    ui().notify("error", what, describe(e));
   };
+
+  /** Padding that keeps the nodes clear of the toolbar, the controls and the minimap. */
+  function fitOptions(): { padding: ReturnType<typeof asFlowPadding>; maxZoom: number } {
+    const t = doc().topology;
+    const el = document.querySelector(".canvas .react-flow");
+    const view = el ? { width: el.clientWidth, height: el.clientHeight } : { width: 900, height: 500 };
+    const sizes = ui().nodeSizes;
+    const ids = t?.agents.map((a) => a.id) ?? [];
+    const bounds = nodesBounds(
+      ids.map((id) => t?.layout?.[id] ?? { x: 0, y: 0 }),
+      ids.map((id) => sizes[id]),
+      DEFAULT_NODE_SIZE,
+    );
+    return { padding: asFlowPadding(fitPadding(bounds, view, useEditor.getState().minimap)), maxZoom: 1.1 };
+  }
 
   const fitSoon = (opts: Parameters<FlowApi["fitView"]>[0] = {}) => {
     requestAnimationFrame(() => {
-      void flow.fitView({ padding: 0.14, maxZoom: 1.1, duration: 250, ...opts });
+      void flow.fitView({ ...fitOptions(), duration: 250, ...opts });
     });
   };
 
-  async function chooseSavePath(defaultPath: string, ext: string, title: string): Promise<string | null> {
+  /**
+   * A path to write: the native dialog where there is one (then `check`ed: a refused path is not
+   * written), else Baton's prompt, which runs `check` and `submit` and stays open with the typed
+   * path and the error when either fails. Resolves with the path written (or chosen), or null.
+   */
+  async function chooseSavePath(
+    defaultPath: string,
+    ext: string,
+    title: string,
+    opts: { check?: (p: string) => PathProblem; submit?: (p: string) => Promise<string | null> } = {},
+  ): Promise<string | null> {
     if (platform.dialogs) {
+      let path: string | null;
       try {
         // The shell runs the dialog (and allows the chosen path); it takes a file name, not a path.
-        return await platform.dialogs.choose_save_path({ default_name: fileName(defaultPath), extensions: [ext] });
+        path = await platform.dialogs.choose_save_path({ default_name: fileName(defaultPath), extensions: [ext] });
       } catch (e) {
         fail("Could not show the save dialog", e);
         return null;
       }
+      if (!path) return null;
+      const check = opts.check?.(path);
+      if (check && !check.ok) {
+        ui().notify("error", `Not saved: ${fileName(path)}`, check.fixed ? `${check.reason} Save it as ${fileName(check.fixed)}.` : check.reason);
+        return null;
+      }
+      if (opts.submit) {
+        const failed = await opts.submit(path);
+        if (failed !== null) {
+          ui().notify("error", `Could not write ${fileName(path)}`, failed);
+          return null;
+        }
+      }
+      return path;
     }
     return usePrompt.getState().ask({
       title,
@@ -66,25 +107,32 @@ export function makeCommands(platform: Platform, flow: FlowApi) {
           : "Path of the file to write. The extension picks the format.",
       defaultPath,
       confirmLabel: "Save",
+      ...opts,
     });
   }
 
-  async function saveTo(path: string): Promise<boolean> {
+  /** Writes the document to `path`; resolves with the error to show, or null once saved. */
+  async function writeTopology(path: string): Promise<string | null> {
     const t = doc().topology;
-    if (!t) return false;
+    if (!t) return "There is no topology to save.";
     ui().setBusy("Saving…");
     try {
       await platform.save_topology({ topology: t, path });
       doc().markSaved(path, t);
       ui().addRecent(path);
       ui().notify("success", `Saved ${fileName(path)}`);
-      return true;
+      return null;
     } catch (e) {
-      fail(`Could not save ${fileName(path)}`, e);
-      return false;
+      return describe(e);
     } finally {
       ui().setBusy(null);
     }
+  }
+
+  async function saveTo(path: string): Promise<boolean> {
+    const failed = await writeTopology(path);
+    if (failed !== null) ui().notify("error", `Could not save ${fileName(path)}`, failed);
+    return failed === null;
   }
 
   async function saveAs(): Promise<boolean> {
@@ -92,9 +140,11 @@ export function makeCommands(platform: Platform, flow: FlowApi) {
     if (!t) return false;
     const current = doc().path;
     const suggested = current ?? `${t.name || "topology"}.yaml`;
-    const path = await chooseSavePath(suggested, "yaml", "Save topology as");
-    if (!path) return false;
-    return saveTo(path);
+    const path = await chooseSavePath(suggested, "yaml", "Save topology as", {
+      check: (p) => checkTopologyPath(p),
+      submit: writeTopology,
+    });
+    return path !== null;
   }
 
   async function save(): Promise<boolean> {
@@ -303,10 +353,15 @@ export function makeCommands(platform: Platform, flow: FlowApi) {
     return newId;
   }
 
-  async function refactorSupervisor(): Promise<boolean> {
+  /**
+   * The supervisor refactor of `edges` (the selected handoffs when absent; the longest chain from
+   * the entry when nothing is selected), shown as a preview of its scope, changes and resulting
+   * findings; applied in one undo step only when the user confirms.
+   */
+  async function refactorSupervisor(edges?: string[]): Promise<boolean> {
     const t = doc().topology;
     if (!t) return false;
-    const selected = doc().selection.edges;
+    const selected = edges ?? doc().selection.edges;
     let chain: string[] = [];
     if (selected.length > 0) {
       const ordered = orderChain(t, selected);
@@ -321,22 +376,33 @@ export function makeCommands(platform: Platform, flow: FlowApi) {
       chain = ordered;
     }
     ui().setBusy("Refactoring…");
+    let done: Awaited<ReturnType<Platform["refactor_supervisor"]>>;
+    let findings: Finding[];
     try {
-      const result = normalizeTopology(await platform.refactor_supervisor({ topology: t, chain }));
+      done = await platform.refactor_supervisor({ topology: t, chain });
+      findings = await platform.lint_topology({ topology: done.topology });
+    } catch (e) {
+      fail("Supervisor refactor failed", e);
+      return false;
+    } finally {
+      ui().setBusy(null);
+    }
+    const result = normalizeTopology(done.topology);
+    const apply = await useRefactorPreview.getState().ask({ before: t, after: result, chain: done.chain, chosen: done.chosen, changes: done.changes, findings });
+    if (!apply) return false;
+    try {
       const before = new Set(t.agents.map((a) => a.id));
       const added = result.agents.filter((a) => !before.has(a.id)).map((a) => a.id);
       // The structure changed (a new supervisor owns the chain): lay everything out again, in the
       // same undo step, rather than squeeze the supervisor in wherever the backend put it.
       const laid = added.length > 0 ? setPositions(result, await autoLayout(result, ui().nodeSizes)) : await withLayout(result, ui().nodeSizes);
       doc().commit(() => laid, { select: { agents: added, edges: [] } });
-      ui().notify("success", "Refactored to a supervisor", added.length ? `Added ${added.join(", ")}; undo restores the handoffs.` : undefined);
+      ui().notify("success", "Refactored to a supervisor", `${done.changes.length} changes; undo restores the handoffs.`);
       fitSoon();
       return true;
     } catch (e) {
       fail("Supervisor refactor failed", e);
       return false;
-    } finally {
-      ui().setBusy(null);
     }
   }
 
@@ -370,17 +436,21 @@ export function makeCommands(platform: Platform, flow: FlowApi) {
     if (!t) return false;
     const ext = EXPORT_EXTENSIONS[format];
     const base = doc().path ? fileName(doc().path as string).replace(/\.(ya?ml|json)$/i, "") : t.name || "topology";
-    const path = await chooseSavePath(`${base}.${ext}`, ext, `Export ${EXPORT_LABELS[format]}`);
-    if (!path) return false;
-    try {
-      if (format === "yaml" || format === "json") await platform.save_topology({ topology: t, path });
-      else await platform.write_text({ path, text });
-      ui().notify("success", `Exported ${fileName(path)}`);
-      return true;
-    } catch (e) {
-      fail(`Could not write ${fileName(path)}`, e);
-      return false;
-    }
+    const write = async (path: string): Promise<string | null> => {
+      try {
+        if (format === "yaml" || format === "json") await platform.save_topology({ topology: t, path });
+        else await platform.write_text({ path, text });
+        ui().notify("success", `Exported ${fileName(path)}`);
+        return null;
+      } catch (e) {
+        return describe(e);
+      }
+    };
+    const path = await chooseSavePath(`${base}.${ext}`, ext, `Export ${EXPORT_LABELS[format]}`, {
+      check: (p) => checkExportPath(p, format, ext),
+      submit: write,
+    });
+    return path !== null;
   }
 
   return {
@@ -404,6 +474,7 @@ export function makeCommands(platform: Platform, flow: FlowApi) {
     showExport: () => doc().topology && ui().openDialog("export"),
     layout,
     fitView: () => fitSoon({ duration: 250 }),
+    fitOptions,
     addAgent,
     refactorSupervisor,
     focusFinding,

@@ -1,4 +1,5 @@
 import { CATALOG } from "../bindings/commands";
+import type { Refactored } from "../bindings/Refactored";
 import type { ErrorCode } from "../bindings/ErrorCode";
 // An in-memory backend for component tests and `?platform=mock` in the dev server (never in a
 // production build). Its lint, export and refactor are small stand-ins for the Rust core's, good
@@ -413,7 +414,7 @@ export function mockExport(t: Topology, format: ExportFormat): string {
   }
 }
 
-export function mockRefactor(t: Topology, chainIn: string[]): Topology {
+export function mockRefactor(t: Topology, chainIn: string[]): Refactored {
   const chain = chainIn.length ? orderChain(t, chainIn) : longestHandoffChain(t);
   if (!chain || chain.length === 0) throw new PlatformError("refactor.not_chain", "no handoff chain to refactor");
   const edges = chain.map((id) => t.edges.find((e) => edgeId(e) === id) as Edge);
@@ -432,5 +433,11 @@ export function mockRefactor(t: Topology, chainIn: string[]): Topology {
     next = { ...next, edges: [...next.edges, { id, kind: "delegation", from: supId, to: w }] };
   }
   if (workers[0] === t.entry) next = { ...next, entry: supId };
-  return next;
+  // The mock words only the structural changes (the store's refactor also words scripts and facts).
+  const changes: Refactored["changes"] = [
+    { area: "agent", text: `Adds the supervisor Supervisor (id ${supId})` },
+    ...edges.map((e) => ({ area: "edge" as const, text: `Removes the handoff ${name(t, e.from)} → ${name(t, e.to)}` })),
+    ...workers.map((w) => ({ area: "edge" as const, text: `Adds the delegation Supervisor → ${name(t, w)}` })),
+  ];
+  return { topology: next, supervisor: supId, chain, chosen: chainIn.length > 0, changes };
 }

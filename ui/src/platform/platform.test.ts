@@ -160,9 +160,12 @@ describe("mock platform", () => {
   it("refactors the longest chain into delegations under a supervisor", async () => {
     const p = createMockPlatform();
     const { topology } = await p.open_topology({ path: "ticket-reopen.yaml" });
-    const r = await p.refactor_supervisor({ topology, chain: [] });
+    const { topology: r, chain, chosen } = await p.refactor_supervisor({ topology, chain: [] });
     expect(r.entry).toBe("supervisor");
     expect(r.edges.every((e) => e.kind === "delegation")).toBe(true);
+    // ticket-reopen's longest chain from the entry: triage → resolution → verification.
+    expect(chain).toEqual(["triage->resolution", "resolution->verification"]);
+    expect(chosen).toBe(false);
   });
 });
 
