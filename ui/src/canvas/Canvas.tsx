@@ -2,6 +2,7 @@ import {
   Background,
   BackgroundVariant,
   ConnectionLineType,
+  ControlButton,
   Controls,
   MiniMap,
   ReactFlow,
@@ -13,13 +14,17 @@ import {
   type NodeChange,
   type OnConnectEnd,
 } from "@xyflow/react";
+import { Map as MapIcon } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef } from "react";
 import { useCommands } from "../commands/designer";
 import { DEFAULT_NODE_SIZE } from "../model/sizes";
+import { connectionRefusal } from "../model/refusals";
 import { setPositions } from "../model/topology";
 import type { Position } from "../model/types";
 import { isActive } from "../run/live";
 import { EMPTY_SELECTION, useDesigner } from "../store/designer";
+import { useEditor } from "../store/editor";
+import { CanvasNotice } from "./CanvasNotice";
 import { selectBreakpoints, useRun } from "../store/run";
 import { useUi } from "../store/ui";
 import { CanvasToolbar } from "./CanvasToolbar";
@@ -52,6 +57,7 @@ export function Canvas() {
   const nodeSizes = useUi((s) => s.nodeSizes);
   const commands = useCommands();
   const flow = useReactFlow();
+  const minimap = useEditor((s) => s.minimap);
   const gesture = useRef<string | null>(null);
   const pending = useRef<Connection | null>(null);
 
@@ -129,11 +135,26 @@ export function Canvas() {
     pending.current = c;
   }, []);
 
-  const onConnectEnd: OnConnectEnd = useCallback((event) => {
+  const onConnectEnd: OnConnectEnd = useCallback((event, state) => {
     const c = pending.current;
     pending.current = null;
-    if (!c) return;
     const p = "changedTouches" in event ? event.changedTouches[0] : event;
+    const at = { x: p?.clientX ?? 0, y: p?.clientY ?? 0 };
+    const t = useDesigner.getState().topology;
+    if (!c) {
+      // A drop React Flow did not connect: on the agent it started from (a self-edge) it is
+      // refused with why, rather than doing nothing.
+      const from = state.fromNode?.id;
+      const under = typeof document.elementFromPoint === "function" ? document.elementFromPoint(at.x, at.y)?.closest(".react-flow__node") : null;
+      const to = state.toNode?.id ?? under?.getAttribute("data-id") ?? null;
+      if (t && from && to === from) useEditor.getState().refuse(connectionRefusal(t, from, from) ?? "", at);
+      return;
+    }
+    const refused = t ? connectionRefusal(t, c.source, c.target) : null;
+    if (refused) {
+      useEditor.getState().refuse(refused, at);
+      return;
+    }
     useUi.getState().setPendingConnection({
       from: c.source,
       to: c.target,
@@ -148,9 +169,9 @@ export function Canvas() {
   useEffect(() => {
     if (initialized && fittedDoc.current !== docId && nodes.length > 0) {
       fittedDoc.current = docId;
-      void flow.fitView({ padding: 0.14, maxZoom: 1.1 });
+      void flow.fitView(commands.fitOptions());
     }
-  }, [initialized, docId, nodes.length, flow]);
+  }, [initialized, docId, nodes.length, flow, commands]);
 
   const onDoubleClick = useCallback(
     (e: React.MouseEvent) => {
@@ -184,6 +205,7 @@ export function Canvas() {
         onPaneClick={() => {
           useDesigner.getState().setSelection(EMPTY_SELECTION);
           useUi.getState().setPendingConnection(null);
+          useEditor.getState().clearNotice();
         }}
         connectionLineType={ConnectionLineType.Bezier}
         connectionLineStyle={{ stroke: "var(--accent)", strokeWidth: 2 }}
@@ -200,19 +222,33 @@ export function Canvas() {
         fitViewOptions={{ padding: 0.14, maxZoom: 1.1 }}
       >
         <Background variant={BackgroundVariant.Dots} gap={20} size={1.3} color="var(--canvas-dots)" />
-        <Controls position="bottom-left" showInteractive={false} />
-        <MiniMap
-          position="bottom-right"
-          pannable
-          zoomable
-          nodeBorderRadius={8}
-          nodeColor={(n) => MINIMAP_COLORS[n.type ?? "agent"] ?? "#6366f1"}
-          maskColor="rgba(240, 242, 246, 0.7)"
-          style={{ width: 180, height: 120 }}
-        />
+        <Controls position="bottom-left" showInteractive={false} onFitView={commands.fitView}>
+          <ControlButton
+            onClick={() => useEditor.getState().toggleMinimap()}
+            title={minimap ? "Hide the minimap" : "Show the minimap"}
+            aria-label={minimap ? "Hide the minimap" : "Show the minimap"}
+            aria-pressed={minimap}
+            data-testid="minimap-toggle"
+            className={minimap ? "is-on" : undefined}
+          >
+            <MapIcon size={14} />
+          </ControlButton>
+        </Controls>
+        {minimap && (
+          <MiniMap
+            position="bottom-right"
+            pannable
+            zoomable
+            nodeBorderRadius={8}
+            nodeColor={(n) => MINIMAP_COLORS[n.type ?? "agent"] ?? "#6366f1"}
+            maskColor="rgba(240, 242, 246, 0.7)"
+            style={{ width: 180, height: 120 }}
+          />
+        )}
       </ReactFlow>
       <CanvasToolbar />
       <EdgeKindChooser />
+      <CanvasNotice />
     </div>
   );
 }

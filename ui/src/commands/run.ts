@@ -16,11 +16,15 @@ import { useRun } from "../store/run";
 import { useUi } from "../store/ui";
 import { isActive, newLiveRun } from "../run/live";
 import { runSource } from "../run/source";
+import { runBlocker } from "../run/blocker";
+import { adHocScenario, pickScenario, withAdHocScenario } from "../model/scenario";
+import { describeError } from "./messages";
 
+/** The backend's message as the window says it (`windowText`), with its code. */
 function message(e: unknown): string {
   if (e && typeof e === "object" && "message" in e) {
-    const code = "code" in e ? ` (${String((e as { code: unknown }).code)})` : "";
-    return `${String((e as { message: unknown }).message)}${code}`;
+    const { code, message: text } = describeError(e);
+    return code ? `${text} (${code})` : text;
   }
   return String(e);
 }
@@ -39,16 +43,28 @@ export function makeRunCommands(platform: Platform) {
 
   // ---------- live runs ----------
 
-  async function startRun(): Promise<string | null> {
-    const t = useDesigner.getState().topology;
-    if (!t || isActive(run().live)) return null;
-    const scenarios = t.scenarios ?? [];
-    if (scenarios.length === 0) {
-      ui().notify("error", "Nothing to run", "Add a scenario (a user input) to the topology in the inspector first.");
+  /**
+   * Runs the chosen scenario, or (`message`) the typed message as an ad-hoc scenario that keeps the
+   * chosen scenario's mock rules; the document is not changed. Refused with why by `runBlocker`,
+   * the one rule every Run control shares.
+   */
+  async function startRun(opts: { message?: string } = {}): Promise<string | null> {
+    const doc = useDesigner.getState().topology;
+    const blocked = runBlocker(doc, run().live, opts.message !== undefined ? { kind: "message", message: opts.message } : { kind: "scenario" });
+    if (blocked || !doc) {
+      if (!isActive(run().live)) ui().notify("error", "Cannot run yet", blocked ?? undefined);
       return null;
     }
-    const chosen = run().scenario[t.name];
-    const scenario = scenarios.some((s) => s.name === chosen) ? (chosen as string) : (scenarios[0]?.name as string);
+    let t = doc;
+    let scenario: string;
+    const chosen = pickScenario(doc, run().scenario[doc.name]);
+    if (opts.message !== undefined) {
+      const adHoc = adHocScenario(doc, opts.message.trim(), chosen);
+      t = withAdHocScenario(doc, adHoc);
+      scenario = adHoc.name;
+    } else {
+      scenario = (chosen?.name ?? "") as string;
+    }
     const known = new Set(t.edges.map(edgeId));
     const breakpoints = (run().breakpoints[t.name] ?? []).filter((e) => known.has(e));
     const latency = run().latencyMs;

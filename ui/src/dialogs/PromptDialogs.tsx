@@ -42,7 +42,31 @@ export function PathPromptDialog() {
 
 function PathPrompt({ req }: { req: PathPromptRequest }) {
   const [value, setValue] = useState(req.defaultPath);
-  const ok = value.trim() !== "";
+  const [error, setError] = useState<{ reason: string; fixed?: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const ok = value.trim() !== "" && !busy;
+
+  // The typed path stays whatever happens: a refusal or a failed write shows under it.
+  async function confirm(path: string) {
+    const p = path.trim();
+    if (p === "" || busy) return;
+    const check = req.check?.(p);
+    if (check && !check.ok) {
+      setError({ reason: check.reason, fixed: check.fixed });
+      return;
+    }
+    if (!req.submit) return req.resolve(p);
+    setBusy(true);
+    setError(null);
+    try {
+      const failed = await req.submit(p);
+      if (failed === null) req.resolve(p);
+      else setError({ reason: failed });
+    } finally {
+      setBusy(false);
+    }
+  }
+
   return (
     <Modal
       title={req.title}
@@ -55,8 +79,8 @@ function PathPrompt({ req }: { req: PathPromptRequest }) {
           <button className="btn btn-ghost" onClick={() => req.resolve(null)}>
             Cancel
           </button>
-          <button className="btn btn-primary" data-testid="path-ok" disabled={!ok} onClick={() => req.resolve(value.trim())}>
-            {req.confirmLabel}
+          <button className="btn btn-primary" data-testid="path-ok" disabled={!ok} onClick={() => void confirm(value)}>
+            {busy ? "Saving…" : req.confirmLabel}
           </button>
         </>
       }
@@ -71,15 +95,41 @@ function PathPrompt({ req }: { req: PathPromptRequest }) {
         value={value}
         data-testid="path-input"
         spellCheck={false}
+        aria-invalid={error !== null}
+        aria-describedby={error ? "path-error" : undefined}
         onFocus={(e) => {
           const dot = e.target.value.lastIndexOf(".");
           const slash = e.target.value.lastIndexOf("/");
           e.target.setSelectionRange(slash + 1, dot > slash ? dot : e.target.value.length);
         }}
-        onChange={(e) => setValue(e.target.value)}
-        onKeyDown={(e) => e.key === "Enter" && ok && req.resolve(value.trim())}
+        onChange={(e) => {
+          setValue(e.target.value);
+          setError(null);
+        }}
+        onKeyDown={(e) => e.key === "Enter" && ok && void confirm(value)}
       />
-      <div className="field-hint">{req.message}</div>
+      {error ? (
+        <div className="field-error path-error" id="path-error" role="alert" data-testid="path-error">
+          {error.reason}
+          {error.fixed && (
+            <>
+              {" "}
+              <button
+                className="link-btn"
+                data-testid="path-fix"
+                onClick={() => {
+                  setValue(error.fixed as string);
+                  setError(null);
+                }}
+              >
+                Use {error.fixed}
+              </button>
+            </>
+          )}
+        </div>
+      ) : (
+        <div className="field-hint">{req.message}</div>
+      )}
     </Modal>
   );
 }

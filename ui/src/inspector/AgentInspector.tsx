@@ -35,7 +35,9 @@ export function AgentInspector({ topology, agent }: { topology: Topology; agent:
           <Icon size={16} />
         </div>
         <div className="insp-title-text">
-          <div className="insp-title-name">{agent.name || agent.id}</div>
+          <div className="insp-title-name" title={agent.name || agent.id}>
+            {agent.name || agent.id}
+          </div>
           <div className="insp-title-sub">
             {kind}
             {topology.entry === id && <span className="pill pill-accent">entry</span>}
@@ -141,21 +143,23 @@ export function AgentInspector({ topology, agent }: { topology: Topology; agent:
   );
 }
 
-/** The id: edited as a draft, applied on Enter or blur; renaming updates every reference. */
+/**
+ * The id: edited as a draft, applied on Enter or blur; renaming updates every reference. A taken
+ * or malformed id is not applied and stays typed with why (Esc puts the current id back).
+ */
 function AgentIdField({ topology, agentId }: { topology: Topology; agentId: string }) {
   const fieldId = useId();
   const [draft, setDraft] = useState(agentId);
   const check = checkAgentId(topology, agentId, draft);
   const apply = () => {
-    if (draft === agentId) return;
-    if (!check.ok) return setDraft(agentId);
+    if (draft === agentId || !check.ok) return;
     useDesigner.getState().commit((t) => renameAgent(t, agentId, draft), { select: { agents: [draft], edges: [] } });
   };
   return (
     <Field
       label="Id"
       htmlFor={fieldId}
-      error={check.ok ? null : check.reason}
+      error={check.ok ? null : `${check.reason} Not renamed: Esc puts back '${agentId}'.`}
       hint={draft !== agentId ? "Enter renames it everywhere: edges, facts, scripts, layout." : "Referenced by edges, facts and scripts."}
     >
       <input
@@ -164,6 +168,7 @@ function AgentIdField({ topology, agentId }: { topology: Topology; agentId: stri
         value={draft}
         spellCheck={false}
         data-testid="agent-id"
+        aria-invalid={!check.ok}
         onChange={(e) => setDraft(e.target.value)}
         onBlur={apply}
         onKeyDown={(e) => {

@@ -49,10 +49,12 @@ export function EdgeInspector({ topology, edge }: { topology: Topology; edge: Ed
       <div className="insp-title">
         <div className={`insp-title-icon edge-${edge.kind}`}>{isHandoff ? <ArrowRightLeft size={16} /> : <CornerDownRight size={16} />}</div>
         <div className="insp-title-text">
-          <div className="insp-title-name">
+          <div className="insp-title-name" title={`${name(edge.from)} → ${name(edge.to)}`}>
             {name(edge.from)} <ArrowRight size={13} className="muted inline-icon" /> {name(edge.to)}
           </div>
-          <div className="insp-title-sub mono">{id}</div>
+          <div className="insp-title-sub mono" title={id}>
+            {id}
+          </div>
         </div>
         <BreakpointButton topology={topology.name} edge={id} />
         <button

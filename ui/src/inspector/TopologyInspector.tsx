@@ -1,7 +1,8 @@
-import { MessageSquare, Pin, Plus, Trash2, Workflow } from "lucide-react";
+import { Pin, Plus, Trash2, Workflow } from "lucide-react";
 import { Field, NumberField, Section, SelectField, TextAreaField, TextField } from "../components/form";
 import type { Guards, OnRevisit, PinnedFact, Topology } from "../model/types";
 import { useDesigner } from "../store/designer";
+import { ScenarioEditor } from "./ScenarioEditor";
 
 const REVISIT: { value: OnRevisit; label: string }[] = [
   { value: "allow", label: "allow — let it happen" },
@@ -23,7 +24,9 @@ export function TopologyInspector({ topology }: { topology: Topology }) {
           <Workflow size={16} />
         </div>
         <div className="insp-title-text">
-          <div className="insp-title-name">{topology.name || "Untitled topology"}</div>
+          <div className="insp-title-name" title={topology.name || undefined}>
+            {topology.name || "Untitled topology"}
+          </div>
           <div className="insp-title-sub">
             {topology.agents.length} agents · {topology.edges.length} edges
           </div>
@@ -98,21 +101,7 @@ export function TopologyInspector({ topology }: { topology: Topology }) {
 
       <FactsEditor topology={topology} />
 
-      <Section title={`Scenarios · ${topology.scenarios?.length ?? 0}`} testId="scenarios">
-        {(topology.scenarios ?? []).length === 0 && <div className="empty-hint">No scenarios. Add them in the file to run offline.</div>}
-        {(topology.scenarios ?? []).map((s) => (
-          <div className="scenario-card" key={s.name}>
-            <div className="scenario-name">
-              <MessageSquare size={13} /> {s.name}
-            </div>
-            <div className="scenario-input">“{s.input}”</div>
-            <div className="scenario-meta">
-              {Object.keys(s.scripts ?? {}).length} scripted agents
-              {s.history?.length ? ` · ${s.history.length} prior messages` : ""}
-            </div>
-          </div>
-        ))}
-      </Section>
+      <ScenarioEditor topology={topology} />
     </div>
   );
 }

@@ -1,6 +1,12 @@
 // The Run tab: scenario, simulated latency, breakpoints and providers; Start / Cancel / Resume;
-// the live run's steps as they arrive, and its outcome.
-import { AlertTriangle, Bug, CircleDot, Loader2, Pause, Play, Settings, Square, X } from "lucide-react";
+// the live run's steps as they arrive, and its outcome. A message box runs the topology on a typed
+// message; Start and the top bar's Run share one rule (`runBlocker`) and say why when they cannot.
+import { AlertTriangle, Bug, CircleDot, Loader2, MessageSquare, Pause, Play, Plus, Send, Settings, Square, X } from "lucide-react";
+import "../styles/editor.css";
+import { createScenario } from "../commands/scenarios";
+import { pickScenario } from "../model/scenario";
+import { runBlocker } from "../run/blocker";
+import { useEditor } from "../store/editor";
 import { useId, useMemo } from "react";
 import { Timeline } from "../debugger/Timeline";
 import { agentLookups } from "../debugger/lookups";
@@ -35,7 +41,16 @@ export function RunPanel({ commands }: { commands: RunCommands }) {
   const missing = useMemo(() => (useLive && statuses ? unconfiguredAgents(topology, statuses) : []), [useLive, statuses, topology]);
   const scenarioId = useId();
   const latencyId = useId();
+  const messageId = useId();
+  const runMessage = useEditor((s) => s.runMessage);
+  const setRunMessage = useEditor((s) => s.setRunMessage);
   if (!topology) return null;
+  const blocked = runBlocker(topology, live);
+  const messageBlocked = runBlocker(topology, live, { kind: "message", message: runMessage });
+  const base = pickScenario(topology, scenarioChoice);
+  const sendMessage = () => {
+    if (messageBlocked === null) void commands.startRun({ message: runMessage });
+  };
   const statusOf = (provider: string) => statuses?.find((s) => s.provider === provider);
 
   const scenarios = topology.scenarios ?? [];
@@ -52,9 +67,18 @@ export function RunPanel({ commands }: { commands: RunCommands }) {
   return (
     <div className="run-panel" data-testid="run-panel">
       <div className="run-toolbar">
-        <button className="btn btn-primary btn-sm" data-testid="run-start" onClick={() => void commands.startRun()} disabled={active || scenarios.length === 0} title="Start a run (F5)">
-          <Play size={14} /> Start
-        </button>
+        <span className="run-control" title={blocked ?? undefined}>
+          <button
+            className="btn btn-primary btn-sm"
+            data-testid="run-start"
+            onClick={() => void commands.startRun()}
+            disabled={blocked !== null}
+            data-blocked={blocked ?? undefined}
+            title={blocked ?? "Run the chosen scenario (F5)"}
+          >
+            <Play size={14} /> Start
+          </button>
+        </span>
         <button className="btn btn-secondary btn-sm" data-testid="run-cancel" onClick={() => void commands.cancelRun()} disabled={!active || !live?.runId}>
           <Square size={13} /> Cancel
         </button>
@@ -115,6 +139,51 @@ export function RunPanel({ commands }: { commands: RunCommands }) {
         <LiveStatus commands={commands} live={mine} agentName={lookups.agentName} />
       </div>
 
+      <form
+        className="run-compose"
+        data-testid="run-compose"
+        onSubmit={(e) => {
+          e.preventDefault();
+          sendMessage();
+        }}
+      >
+        <label htmlFor={messageId} className="run-compose-label">
+          <MessageSquare size={13} /> Message
+        </label>
+        <input
+          id={messageId}
+          className="input input-sm run-compose-input"
+          data-testid="run-message"
+          placeholder="Type what a user says, and run the topology with it"
+          value={runMessage}
+          disabled={active}
+          onChange={(e) => setRunMessage(e.target.value)}
+        />
+        <span className="run-control" title={runMessage.trim() === "" ? undefined : (messageBlocked ?? undefined)}>
+          <button type="submit" className="btn btn-secondary btn-sm" data-testid="run-message-send" disabled={messageBlocked !== null} title={messageBlocked ?? undefined}>
+            <Send size={13} /> Run with this message
+          </button>
+        </span>
+        <span className="run-compose-hint muted small" data-testid="run-compose-hint">
+          {useLive
+            ? "Each agent calls its configured provider; mock agents use the chosen scenario's rules."
+            : base
+              ? `Agents answer with the mock rules of “${base.name}”.`
+              : "Without real providers, agents answer from a scenario's mock rules: add a scenario with rules, or turn on real providers."}
+        </span>
+      </form>
+      {blocked && !active && (
+        <div className="run-blocked" data-testid="run-blocked" role="status">
+          <AlertTriangle size={13} />
+          <span>{blocked}</span>
+          {scenarios.length === 0 && topology.agents.length > 0 && (
+            <button className="btn btn-ghost btn-xs" data-testid="run-create-scenario" onClick={() => createScenario(runMessage.trim() ? { input: runMessage.trim() } : {})}>
+              <Plus size={12} /> Create a scenario{runMessage.trim() ? " from this message" : ""}
+            </button>
+          )}
+        </div>
+      )}
+
       <div className="run-columns">
         <section className="run-col" aria-label="Breakpoints">
           <h4>
@@ -135,7 +204,9 @@ export function RunPanel({ commands }: { commands: RunCommands }) {
             {breakpoints.map((id) => (
               <li key={id} className={`bp-item${edgeIds.has(id) ? "" : " is-stale"}`} data-testid="breakpoint-item" data-edge={id}>
                 <span className="breakpoint-dot" />
-                <span className="bp-name">{edgeLabel(id)}</span>
+                <span className="bp-name" title={edgeLabel(id)}>
+                  {edgeLabel(id)}
+                </span>
                 <span className="bp-id mono">{id}</span>
                 <button className="icon-btn sm" aria-label={`Remove breakpoint ${id}`} onClick={() => commands.toggleBreakpoint(id)}>
                   <X size={12} />
@@ -158,7 +229,9 @@ export function RunPanel({ commands }: { commands: RunCommands }) {
               return (
                 <li key={a.id} className="provider-row" data-testid="provider-agent" data-agent={a.id} data-uses={used}>
                   <span className="tl-dot" style={{ background: lookups.palette(a.id) }} />
-                  <span className="provider-agent">{a.name || a.id}</span>
+                  <span className="provider-agent" title={a.name ? `${a.name} (${a.id})` : a.id}>
+                    {a.name || a.id}
+                  </span>
                   <span className="provider-configured mono" title="Configured model">
                     {a.model ? `${a.model.provider}/${a.model.name}` : "human"}
                   </span>

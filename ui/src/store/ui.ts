@@ -3,7 +3,7 @@ import { create } from "zustand";
 import type { FileEntry } from "../platform/types";
 import { loadRecent, pushRecent } from "../recent";
 
-export type DialogKind = "open" | "trace" | "code" | "settings" | "export" | "saveAs" | "new" | null;
+export type DialogKind = "open" | "trace" | "code" | "settings" | "export" | "saveAs" | "new" | "shortcuts" | "palette" | null;
 
 export type Toast = { id: number; kind: "info" | "success" | "error"; title: string; detail?: string };
 

@@ -22,6 +22,7 @@ import type { Commands } from "../commands/designer";
 import { OutcomeBadge } from "../run/badges";
 import type { RunCommands } from "../commands/run";
 import { isActive } from "../run/live";
+import { runBlocker } from "../run/blocker";
 import { useDebugger } from "../store/debugger";
 import { useRun } from "../store/run";
 import { fileName } from "../recent";
@@ -128,6 +129,7 @@ function DesignTopBar({ commands, run }: { commands: Commands; run: RunCommands 
   const useLive = useRun((s) => s.useLive);
   const running = isActive(live);
   const topology = useDesigner((s) => s.topology);
+  const blocked = runBlocker(topology, live);
   const path = useDesigner((s) => s.path);
   const dirty = useDesigner(selectDirty);
   const canUndo = useDesigner(selectCanUndo);
@@ -206,15 +208,20 @@ function DesignTopBar({ commands, run }: { commands: Commands; run: RunCommands 
         >
           <GitMerge size={15} /> Refactor to supervisor
         </button>
-        <button
-          className="btn btn-run"
-          data-testid="topbar-run"
-          disabled={!hasDoc || running}
-          onClick={() => void run.startRun()}
-          title={running ? "A run is going on (see the Run tab)" : useLive ? "Run the topology on its scenario with real providers (F5)" : "Run the topology on its scenario with mock models (F5)"}
-        >
-          {running ? <Loader2 size={15} className="spin" /> : <Play size={15} />} Run
-        </button>
+        {/* A disabled button gets no pointer events: the wrapper carries why, as a tooltip. */}
+        <span className="run-control" title={blocked ?? undefined} data-testid="topbar-run-wrap">
+          <button
+            className="btn btn-run"
+            data-testid="topbar-run"
+            disabled={blocked !== null}
+            data-blocked={blocked ?? undefined}
+            aria-description={blocked ?? undefined}
+            onClick={() => void run.startRun()}
+            title={blocked ?? (useLive ? "Run the topology on its scenario with real providers (F5)" : "Run the topology on its scenario with mock models (F5)")}
+          >
+            {running ? <Loader2 size={15} className="spin" /> : <Play size={15} />} Run
+          </button>
+        </span>
         <button className="btn btn-primary" data-testid="export-open" disabled={!hasDoc} onClick={commands.showExport} title={`Export (${MOD}E)`}>
           <Share size={15} /> Export
         </button>

@@ -59,10 +59,12 @@ export function NodeCard({
       <div className="node-header">
         <div className="node-icon">{icon}</div>
         <div className="node-titles">
-          <div className="node-name" title={agent.name}>
+          <div className="node-name" title={agent.name || agent.id}>
             {agent.name || <em className="muted">unnamed</em>}
           </div>
-          <div className="node-id">{agent.id}</div>
+          <div className="node-id" title={agent.id}>
+            {agent.id}
+          </div>
         </div>
         <span className="node-kind">{kindLabel}</span>
       </div>
