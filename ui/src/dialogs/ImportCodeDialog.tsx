@@ -5,6 +5,7 @@
 import { AlertOctagon, FileCode2, FolderOpen, Loader2, Upload } from "lucide-react";
 import { useCallback, useId, useMemo, useState } from "react";
 import type { Commands } from "../commands/designer";
+import { windowText } from "../commands/messages";
 import { useFileList } from "../hooks/queries";
 import { useUi } from "../store/ui";
 import { Modal } from "./Modal";
@@ -163,7 +164,7 @@ export function ImportCodeDialog({ commands }: { commands: Commands }) {
           <AlertOctagon size={15} />
           <div>
             <div className="trace-error-title">Could not import this code</div>
-            <div className="trace-error-msg">{error.message}</div>
+            <div className="trace-error-msg">{windowText(error.code, error.message)}</div>
             <div className="trace-error-code mono">{error.code}</div>
           </div>
         </div>

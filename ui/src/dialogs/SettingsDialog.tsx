@@ -7,6 +7,7 @@ import type { Platform } from "../platform/types";
 import { REAL_PROVIDERS, type Provider } from "../platform/types";
 import { useProviderStatus } from "../hooks/queries";
 import { isConfigured, keySource, providerLabel, usesKeyring, type ProviderStatus } from "../run/providers";
+import { windowText } from "../commands/messages";
 import { useUi } from "../store/ui";
 import { Modal } from "./Modal";
 
@@ -179,8 +180,8 @@ function ProviderRow({ status: s, platform, onChanged }: { status: ProviderStatu
             {s.base_url}
           </div>
         )}
-        <div className="prov-detail" title={s.detail} data-testid="provider-detail">
-          {s.detail}
+        <div className="prov-detail" title={windowText(undefined, s.detail)} data-testid="provider-detail">
+          {windowText(undefined, s.detail)}
         </div>
       </div>
       <div className="prov-store" role="cell">

@@ -8,6 +8,7 @@ import { TRACE_FORMATS, type TraceFormat } from "../platform/types";
 import { TRACE_LABELS } from "../platform/catalog";
 import { useFileList } from "../hooks/queries";
 import { isTraceCandidate } from "../commands/open-file";
+import { windowText } from "../commands/messages";
 import type { RunCommands } from "../commands/run";
 import { useUi } from "../store/ui";
 import { Modal } from "./Modal";
@@ -128,7 +129,7 @@ export function TraceDialog({ platform, run }: { platform: Platform; run: RunCom
           <AlertOctagon size={15} />
           <div>
             <div className="trace-error-title">Could not import this file</div>
-            <div className="trace-error-msg">{error.message}</div>
+            <div className="trace-error-msg">{windowText(error.code, error.message)}</div>
             <div className="trace-error-code mono">{error.code}</div>
           </div>
         </div>
