@@ -26,7 +26,13 @@ export function FactsPanel({ lookups, onJump }: { lookups: AgentLookups; onJump:
         const holders = (fact.holders ?? []).map(agentName);
         const where = transfer
           ? `at T${transfer.index} (${agentName(transfer.from)} → ${agentName(transfer.to)})${
-              status === "added" ? `: ${agentName(transfer.to)} holds it itself` : status === "absent" ? ": nobody had it" : ""
+              status === "added"
+                ? `: ${agentName(transfer.to)} holds it itself`
+                : status === "absent"
+                  ? ": nobody had it"
+                  : transfer.kind === "delegation" && (status === "carried" || status === "transformed")
+                    ? `: a delegation, so ${agentName(transfer.from)} stays the owner and keeps it (${agentName(transfer.to)} gets only the tool input)`
+                    : ""
             }`
           : holders.length
             ? `held by ${holders.join(", ")}`

@@ -1,9 +1,13 @@
-// One context item: coloured by the agent that created it, its kind, its text (clamped; click
-// to expand), its token estimate, and its provenance on hover (agent, turn, derived from).
-import { Link2 } from "lucide-react";
-import { memo, useState, type ReactNode } from "react";
+// One context item: coloured by the agent that created it, its kind, its text (wrapped to a few
+// lines, with a visible "more" to read it whole), its token estimate, and its provenance on hover
+// (agent, turn, derived from).
+import { ChevronDown, ChevronUp, Link2 } from "lucide-react";
+import { memo, useLayoutEffect, useRef, useState, type ReactNode } from "react";
 import { ItemKindBadge } from "../run/badges";
 import { itemText, itemTokens, type Item } from "../run/types";
+
+/** A short marker beside the item's kind: `lost` (red, e.g. "fact lost"), `dropped` (grey), `withheld` (blue-grey). */
+export type ItemTag = { text: string; tone: "lost" | "dropped" | "withheld"; title?: string };
 
 export const ItemCard = memo(function ItemCard({
   item,
@@ -17,7 +21,8 @@ export const ItemCard = memo(function ItemCard({
   flash,
   clamp = 3,
   compact = false,
-  tag,
+  defaultOpen = false,
+  tags,
 }: {
   item: Item;
   color: string;
@@ -29,21 +34,67 @@ export const ItemCard = memo(function ItemCard({
   side?: "sender" | "receiver";
   extra?: ReactNode;
   flash?: boolean;
+  /** Lines of text shown before "more". */
   clamp?: number;
   /** One line (kind, agent, text); click to see it whole. */
   compact?: boolean;
-  /** A short red marker (e.g. "fact lost"). */
-  tag?: string;
+  /** Start with the whole text shown (the diff's "Expand all"). */
+  defaultOpen?: boolean;
+  tags?: readonly ItemTag[];
 }) {
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(defaultOpen);
+  const [overflows, setOverflows] = useState(false);
+  const textRef = useRef<HTMLDivElement>(null);
   const text = itemText(item);
   const mono = item.kind === "tool_call" || item.kind === "transfer_call" || item.kind === "tool_result" || item.kind === "transfer_output";
+  // Before layout (or where there is none, as in tests) a long text is taken to overflow.
   const long = text.length > 140 || text.includes("\n");
+
+  useLayoutEffect(() => {
+    const el = textRef.current;
+    if (!el || open) return;
+    const measure = () =>
+      setOverflows(el.clientHeight === 0 ? long : compact ? el.scrollWidth > el.clientWidth + 1 : el.scrollHeight > el.clientHeight + 1);
+    measure();
+    if (typeof ResizeObserver === "undefined") return;
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [open, text, clamp, long, compact]);
+
+  const cls = `item-card${compact && !open ? " is-compact" : ""}${status ? ` diff-${status}` : ""}${flash ? " is-flash" : ""}`;
+  const tagEls = tags?.map((t) => (
+    <span key={t.text} className={`item-tag tag-${t.tone}`} title={t.title}>
+      {t.text}
+    </span>
+  ));
+  const agentEl = (
+    <span className="item-agent" style={{ color }} title={agent}>
+      {agent}
+    </span>
+  );
+  const canToggle = open || overflows;
+  const toggle = canToggle ? (
+    <button
+      type="button"
+      className="item-more"
+      data-testid="item-expand"
+      aria-expanded={open}
+      aria-label={open ? "Show less of this item" : "Show all of this item"}
+      onClick={(e) => {
+        e.stopPropagation();
+        setOpen(!open);
+      }}
+    >
+      {open ? <ChevronUp size={12} /> : <ChevronDown size={12} />}
+      {open ? "less" : "more"}
+    </button>
+  ) : null;
+
   if (compact && !open) {
     return (
-      <button
-        type="button"
-        className={`item-card is-compact${status ? ` diff-${status}` : ""}${flash ? " is-flash" : ""}`}
+      <div
+        className={cls}
         style={{ "--agent": color } as React.CSSProperties}
         data-testid={testId}
         data-kind={item.kind}
@@ -52,21 +103,22 @@ export const ItemCard = memo(function ItemCard({
         data-status={status}
         data-side={side}
         title={title}
-        onClick={() => setOpen(true)}
+        onClick={() => overflows && setOpen(true)}
       >
         <ItemKindBadge kind={item.kind} />
-        <span className="item-agent" style={{ color }}>
-          {agent}
-        </span>
-        <span className={`item-line${mono ? " mono" : ""}`}>{text}</span>
-        {tag && <span className="item-tag">{tag}</span>}
+        {agentEl}
+        <div ref={textRef} className={`item-line${mono ? " mono" : ""}`}>
+          {text}
+        </div>
+        {tagEls}
         <span className="item-tokens">~{itemTokens(item)} tok</span>
-      </button>
+        {toggle}
+      </div>
     );
   }
   return (
     <div
-      className={`item-card${status ? ` diff-${status}` : ""}${flash ? " is-flash" : ""}`}
+      className={cls}
       style={{ "--agent": color } as React.CSSProperties}
       data-testid={testId}
       data-kind={item.kind}
@@ -74,34 +126,33 @@ export const ItemCard = memo(function ItemCard({
       data-agent={item.agent}
       data-status={status}
       data-side={side}
+      data-open={open || undefined}
       title={title}
     >
       <div className="item-head">
         <ItemKindBadge kind={item.kind} />
-        <span className="item-agent" style={{ color }}>
-          {agent}
-        </span>
+        {agentEl}
         <span className="item-turn">turn {item.turn}</span>
         {item.derived_from && item.derived_from.length > 0 && (
           <span className="item-derived" title="Derived from other items (hover the card for its sources)">
             <Link2 size={11} />
           </span>
         )}
-        {tag && <span className="item-tag">{tag}</span>}
+        {tagEls}
         <span className="item-tokens">~{itemTokens(item)} tok</span>
       </div>
       {text && (
-        <button
-          type="button"
-          className={`item-text${mono ? " mono" : ""}${open ? " is-open" : ""}`}
+        <div
+          ref={textRef}
+          className={`item-text${mono ? " mono" : ""}${open ? " is-open" : ""}${canToggle ? " can-toggle" : ""}`}
           style={open ? undefined : { WebkitLineClamp: clamp }}
-          onClick={() => long && setOpen(!open)}
-          aria-expanded={long ? open : undefined}
-          tabIndex={long ? 0 : -1}
+          data-testid="item-text"
+          onClick={() => canToggle && setOpen(!open)}
         >
           {text}
-        </button>
+        </div>
       )}
+      {toggle && <div className="item-foot">{toggle}</div>}
       {extra}
     </div>
   );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RECORDED_RUNS } from "../platform/mock-runs";
-import { layoutDiff, sourcesInSender, type DiffRow } from "./diff";
+import { filterRows, layoutDiff, lineOfSender, sourcesInSender, unifiedLines, type DiffRow, type UnifiedLine } from "./diff";
 import type { Item, Transfer, TransferView } from "./types";
 
 function recordedView(run: string, index: number): TransferView {
@@ -34,7 +34,7 @@ describe("transfer diff layout", () => {
   it("lines ticket-reopen's resolution → verification handoff up: instructions swap, dropped history, the call beside its field message", () => {
     const v = recordedView("ticket-reopen", 1);
     const { rows, counts } = layoutDiff(v);
-    expect(counts).toEqual({ carried: 0, transformed: 1, dropped: 12, added: 1 });
+    expect(counts).toEqual({ carried: 0, transformed: 1, dropped: 12, withheld: 0, added: 1 });
     // first row pairs the dropped sender instructions with the receiver's added instructions
     const first = rows[0]!;
     expect(first.kind).toBe("change");
@@ -102,5 +102,116 @@ describe("transfer diff layout", () => {
     const { rows } = layoutDiff(v);
     expect(rows).toHaveLength(1);
     expect(rows[0]!.kind === "change" && rows[0]!.left?.item.text).toContain("not in the store");
+  });
+});
+
+/** Unified lines as `mark id` strings (a transformed line lists its sources: `→ sum<x+y`). */
+function ushape(lines: UnifiedLine[]): string[] {
+  return lines.map((l) => `${l.mark} ${l.cell.item.id}${l.sources.length ? `<${l.sources.map((c) => c.item.id).join("+")}` : ""}`);
+}
+
+// i1|i2, u=u, r|f, c=c: instructions swapped, a carried message, a reply dropped for a new one.
+const swap = () =>
+  view(
+    { sender: ["i1", "u", "r", "c"], receiver: ["i2", "u", "f", "c"], carried: ["u", "c"], dropped: ["i1", "r"], added: ["i2", "f"] },
+    ["i1", "u", "r", "c", "i2", "f"].map((id) => item(id)),
+  );
+
+describe("delegation: what the caller keeps is withheld, not dropped", () => {
+  it("ticket-supervisor's first delegation: the supervisor's instructions, pinned fact and the user's ticket stay with it", () => {
+    // examples/ticket-supervisor.yaml: at its first call the supervisor sees its instructions, the
+    // pinned fact it holds, the user's ticket, and its own call to triage; triage gets its own
+    // instructions plus the tool input (derived from that call).
+    const v = recordedView("ticket-supervisor", 0);
+    expect(v.transfer.kind).toBe("delegation");
+    const { rows, counts } = layoutDiff(v);
+    expect(counts).toEqual({ carried: 0, transformed: 1, dropped: 0, withheld: 3, added: 1 });
+    const left = rows.flatMap((r) => (r.kind === "change" && r.left ? [r.left] : []));
+    expect(left.map((c) => [c.item.kind, c.status])).toEqual([
+      ["instructions", "withheld"],
+      ["pinned_fact", "withheld"],
+      ["user_message", "withheld"],
+    ]);
+    // nothing of this transfer reads as dropped, and the fact check agrees: the owner still has it
+    expect(rows.some((r) => r.kind === "change" && r.left?.status === "dropped")).toBe(false);
+    expect(v.transfer.facts).toEqual([{ id: "resolved-meaning", status: "carried" }]);
+  });
+
+  it("a handoff's missing items stay dropped", () => {
+    const { counts, rows } = layoutDiff(swap());
+    expect(counts.dropped).toBe(2);
+    expect(counts.withheld).toBe(0);
+    expect(rows.filter((r) => r.kind === "change" && r.left).map((r) => r.kind === "change" && r.left?.status)).toEqual(["dropped", "dropped"]);
+  });
+
+  it("the same items at a delegation are withheld", () => {
+    const v = swap();
+    v.transfer.kind = "delegation";
+    const { counts } = layoutDiff(v);
+    expect(counts).toMatchObject({ dropped: 0, withheld: 2 });
+    expect(ushape(unifiedLines(layoutDiff(v).rows))).toEqual(["· i1", "+ i2", "= u", "· r", "+ f", "= c"]);
+  });
+});
+
+describe("filtering the diff by status", () => {
+  it("shows only the items of the chosen kind; a mixed row keeps the matching side", () => {
+    const { rows } = layoutDiff(swap());
+    expect(shape(filterRows(rows, null))).toEqual(["i1|i2", "u=u", "r|f", "c=c"]);
+    expect(shape(filterRows(rows, "dropped"))).toEqual(["i1|-", "r|-"]);
+    expect(shape(filterRows(rows, "added"))).toEqual(["-|i2", "-|f"]);
+    expect(shape(filterRows(rows, "carried"))).toEqual(["u=u", "c=c"]);
+    expect(filterRows(rows, "transformed")).toEqual([]);
+    expect(filterRows(rows, "withheld")).toEqual([]);
+  });
+
+  it("ticket-reopen's lossy handoff filtered to dropped: twelve items, the pinned fact among them, nothing on the receiver's side", () => {
+    const rows = filterRows(layoutDiff(recordedView("ticket-reopen", 1)).rows, "dropped");
+    expect(rows).toHaveLength(12);
+    const cells = rows.map((r) => (r.kind === "change" ? r : null));
+    expect(cells.every((r) => r && r.left?.status === "dropped" && r.right === null)).toBe(true);
+    expect(cells.map((r) => r?.left?.item.kind)).toContain("pinned_fact");
+  });
+
+  it("a transformed item with its sources", () => {
+    const items = [item("call"), item("f1", { derived_from: ["call"] }), item("ins")];
+    const { rows } = layoutDiff(view({ sender: ["call"], receiver: ["ins", "f1"], transformed: ["f1"], added: ["ins"] }, items));
+    expect(shape(filterRows(rows, "transformed"))).toEqual(["call>f1"]);
+  });
+});
+
+describe("the unified view", () => {
+  it("marks each item once: − dropped, + added, = carried", () => {
+    expect(ushape(unifiedLines(layoutDiff(swap()).rows))).toEqual(["− i1", "+ i2", "= u", "− r", "+ f", "= c"]);
+  });
+
+  it("between two carried items lists every drop before every addition, as a unified diff does", () => {
+    const v = view(
+      { sender: ["a", "b", "c"], receiver: ["x", "c"], carried: ["c"], dropped: ["a", "b"], added: ["x"] },
+      ["a", "b", "c", "x"].map((id) => item(id)),
+    );
+    // side by side: a|x, b|-, c=c
+    expect(shape(layoutDiff(v).rows)).toEqual(["a|x", "b|-", "c=c"]);
+    expect(ushape(unifiedLines(layoutDiff(v).rows))).toEqual(["− a", "− b", "+ x", "= c"]);
+  });
+
+  it("puts a summary (→) with all its sources, and finds a source's line", () => {
+    const items = [item("x"), item("y"), item("z"), item("sum", { derived_from: ["x", "y", "z"] }), item("ins", { kind: "instructions" })];
+    const v = view({ sender: ["x", "y", "z"], receiver: ["ins", "sum"], transformed: ["sum"], added: ["ins"], policy: "nest_summary" }, items);
+    const lines = unifiedLines(layoutDiff(v).rows);
+    expect(ushape(lines)).toEqual(["+ ins", "→ sum<x+y+z"]);
+    expect(lines[1]!.links).toEqual(["x", "y", "z"]);
+    expect(lineOfSender(lines).get("y")).toBe(1);
+    expect(lineOfSender(lines).has("ins")).toBe(false);
+  });
+
+  it("ticket-reopen's lossy handoff: twelve −, the new instructions +, the structured message → from the transfer call", () => {
+    const lines = unifiedLines(layoutDiff(recordedView("ticket-reopen", 1)).rows);
+    const marks = lines.map((l) => l.mark);
+    expect(marks.filter((m) => m === "−")).toHaveLength(12);
+    expect(lines.filter((l) => l.mark === "+").map((l) => l.cell.item.kind)).toEqual(["instructions"]);
+    const t = lines.find((l) => l.mark === "→")!;
+    expect(t.sources.map((c) => c.item.kind)).toEqual(["transfer_call"]);
+    expect(t.cell.item.text).toContain("status: resolved");
+    expect(marks).not.toContain("=");
   });
 });

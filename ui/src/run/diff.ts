@@ -1,10 +1,23 @@
 // Lines a transfer's diff up for a side-by-side view: the sender's context on the left, the
 // receiver's input on the right. Carried items share a row; a transformed item sits next to its
 // sources; between those anchors, dropped (left only) and added (right only) items are zipped
-// into rows, as a side-by-side text diff pairs deletions with insertions.
-import type { Item, TransferView } from "./types";
+// into rows, as a side-by-side text diff pairs deletions with insertions. At a delegation the
+// caller keeps ownership and its whole context, so what did not cross is withheld, not dropped.
+// Also: filtering rows by status, and the same rows as one unified column.
+import type { EdgeKind, Item, TransferView } from "./types";
 
-export type DiffStatus = "carried" | "transformed" | "dropped" | "added";
+/**
+ * An item's fate at a transfer. `withheld` is the UI's word for a delegation's `dropped`: the
+ * caller keeps it (it stays in the caller's context) and the delegate never sees it.
+ */
+export type DiffStatus = "carried" | "transformed" | "dropped" | "withheld" | "added";
+
+export const DIFF_STATUSES: readonly DiffStatus[] = ["carried", "transformed", "dropped", "withheld", "added"];
+
+/** What a sender item that did not cross is called at a transfer of this kind. */
+export function notSentStatus(kind: EdgeKind): "dropped" | "withheld" {
+  return kind === "delegation" ? "withheld" : "dropped";
+}
 
 export type DiffCell = { item: Item; status: DiffStatus };
 
@@ -70,7 +83,8 @@ export function layoutDiff(view: TransferView): DiffLayout {
   let pendingRight: DiffCell[] = [];
   let si = 0;
 
-  const leftStatus = (id: string): DiffStatus => (carried.has(id) ? "carried" : dropped.has(id) ? "dropped" : "transformed");
+  const notSent = notSentStatus(t.kind);
+  const leftStatus = (id: string): DiffStatus => (carried.has(id) ? "carried" : dropped.has(id) ? notSent : "transformed");
 
   const flush = () => {
     const n = Math.max(pendingLeft.length, pendingRight.length);
@@ -130,8 +144,100 @@ export function layoutDiff(view: TransferView): DiffLayout {
   const counts: Record<DiffStatus, number> = {
     carried: t.carried.length,
     transformed: t.transformed.length,
-    dropped: t.dropped.length,
+    dropped: notSent === "dropped" ? t.dropped.length : 0,
+    withheld: notSent === "withheld" ? t.dropped.length : 0,
     added: t.added.length,
   };
   return { rows, rowOfSender, counts };
+}
+
+/**
+ * The rows that show an item of status `only` (all rows when null). A row pairing a drop with
+ * an addition keeps only the side that matches, so a filtered list shows one kind of item.
+ */
+export function filterRows(rows: readonly DiffRow[], only: DiffStatus | null): DiffRow[] {
+  if (!only) return [...rows];
+  const out: DiffRow[] = [];
+  for (const r of rows) {
+    if (r.kind === "carried") {
+      if (only === "carried") out.push(r);
+    } else if (r.kind === "transformed") {
+      if (only === "transformed") out.push(r);
+    } else {
+      const left = r.left?.status === only ? r.left : null;
+      const right = r.right?.status === only ? r.right : null;
+      if (left || right) out.push(left === r.left && right === r.right ? r : { ...r, left, right });
+    }
+  }
+  return out;
+}
+
+/** A unified diff's line marks: − not received (dropped), · withheld by the caller, + added, = carried, → transformed. */
+export const UNIFIED_MARK: Record<DiffStatus, string> = {
+  dropped: "−",
+  withheld: "·",
+  added: "+",
+  carried: "=",
+  transformed: "→",
+};
+
+export type UnifiedLine = {
+  key: string;
+  status: DiffStatus;
+  mark: string;
+  /** The item the line shows: the sender's for − and ·, the receiver's for + and →, the shared one for =. */
+  cell: DiffCell;
+  side: "sender" | "receiver" | "both";
+  /** For a transformed line: the sender items first shown with it (the others are in `links` only). */
+  sources: DiffCell[];
+  links: string[];
+};
+
+/**
+ * The side-by-side rows as one column, the way a unified diff reads: between carried anchors,
+ * every item the receiver did not get (−, or · at a delegation), then every item it got new (+);
+ * a carried item once (=); a transformed item (→) with the sender items it came from.
+ */
+export function unifiedLines(rows: readonly DiffRow[]): UnifiedLine[] {
+  const out: UnifiedLine[] = [];
+  let gone: DiffCell[] = [];
+  let fresh: DiffCell[] = [];
+  const line = (cell: DiffCell, side: UnifiedLine["side"], extra: Partial<UnifiedLine> = {}): UnifiedLine => ({
+    key: `${side[0]}:${cell.item.id}:${out.length}`,
+    status: cell.status,
+    mark: UNIFIED_MARK[cell.status],
+    cell,
+    side,
+    sources: [],
+    links: [],
+    ...extra,
+  });
+  const flush = () => {
+    for (const c of gone) out.push(line(c, "sender"));
+    for (const c of fresh) out.push(line(c, "receiver"));
+    gone = [];
+    fresh = [];
+  };
+  for (const r of rows) {
+    if (r.kind === "change") {
+      if (r.left) gone.push(r.left);
+      if (r.right) fresh.push(r.right);
+      continue;
+    }
+    flush();
+    if (r.kind === "carried") out.push(line(r.right, "both"));
+    else out.push(line(r.right, "receiver", { sources: r.left, links: r.links }));
+  }
+  flush();
+  return out;
+}
+
+/** Sender item id → index of the unified line that shows it (as itself or as a source). */
+export function lineOfSender(lines: readonly UnifiedLine[]): Map<string, number> {
+  const m = new Map<string, number>();
+  lines.forEach((l, i) => {
+    if (l.side !== "receiver") m.set(l.cell.item.id, i);
+    for (const s of l.sources) m.set(s.item.id, i);
+  });
+  return m;
 }
