@@ -144,6 +144,8 @@ commands! {
     export_topology(ExportArgs) -> String;
     /// Reads the agents of an Agents SDK or ADK module (or ADK Agent Config YAML) into a topology.
     import_code(ImportCodeArgs) -> ImportedCode;
+    /// Before any run: which pinned facts each edge's sender may have, and what the edge does with them.
+    fact_flow(LintArgs) -> Vec<crate::lint::EdgeFlow>;
     /// Rewrites a handoff chain under a supervisor that delegates and keeps ownership.
     refactor_supervisor(RefactorArgs) -> crate::refactor::Refactored;
     /// Starts a run that is saved as it goes; answers with its id at once.

@@ -128,6 +128,11 @@ impl Api {
         blocking(move || Ok(lint::lint(&a.topology))).await
     }
 
+    pub async fn fact_flow(self: &Arc<Self>, mut a: LintArgs) -> Result<Vec<lint::EdgeFlow>, ApiError> {
+        a.topology.normalize();
+        blocking(move || Ok(lint::fact_flow(&a.topology))).await
+    }
+
     pub async fn export_topology(self: &Arc<Self>, mut a: ExportArgs) -> Result<String, ApiError> {
         a.topology.normalize();
         blocking(move || Ok(export::export(&a.topology, a.format)?)).await

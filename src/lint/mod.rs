@@ -2,8 +2,10 @@
 //! clashes, scripts that call tools nobody has, the trust-versus-verify rule. Each rule lives
 //! in its own file under `rules/`; each finding says how to fix it.
 
+pub mod flow;
 mod rules;
 
+pub use flow::{EdgeFlow, FactCrossing, fact_flow};
 pub use rules::LintCode;
 
 use crate::topology::{Agent, Edge, Topology, TopologyGraph};

@@ -102,3 +102,49 @@ fn examples_lint_as_the_stories_need() {
         assert_eq!(cycle, name == "handoff-loop.yaml", "{name}: {f:?}");
     }
 }
+
+/// ticket-reopen.yaml: `resolved-meaning` is held by Resolution only, and Resolution hands off
+/// to Verification with fields(ticket, status), which passes no history: the fact cannot reach
+/// Verification, whatever Resolution writes. The supervisor version keeps the fact with the
+/// supervisor, which never hands off: no warning.
+#[test]
+fn a_fact_that_cannot_cross_a_handoff_is_known_before_any_run() {
+    let reopen = config::load(&common::example("ticket-reopen.yaml")).unwrap();
+    let f: Vec<_> = lint(&reopen).into_iter().filter(|f| f.code == "fact-cannot-cross").collect();
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].edges, ["resolution->verification"]);
+    assert!(
+        f[0].message.contains("'resolved-meaning'") && f[0].message.contains("fields(ticket,status)"),
+        "{}",
+        f[0].message
+    );
+    let supervisor = config::load(&common::example("ticket-supervisor.yaml")).unwrap();
+    assert!(lint(&supervisor).iter().all(|f| f.code != "fact-cannot-cross"));
+
+    use baton::lint::{FactCrossing, fact_flow};
+    let flow = fact_flow(&reopen);
+    let at = |edge: &str| flow.iter().find(|e| e.edge == edge).map(|e| e.facts[0].crossing);
+    assert_eq!(at("resolution->verification"), Some(FactCrossing::Blocked));
+    // Triage does not hold the fact and nothing passes it to Triage: its edge carries none.
+    assert_eq!(at("triage->resolution"), None);
+}
+
+/// A holder's handoff with `none` blocks the fact for the receiver and every agent after it; a
+/// history-passing policy lets it cross only if stated; a delegation keeps it with the caller.
+#[test]
+fn the_fact_flow_follows_policies_and_names_the_agents_after() {
+    let y = format!(
+        "{HEAD}agents:\n  - {{id: a, name: A, model: {{provider: mock, name: m}}}}\n  - {{id: b, name: B, model: {{provider: mock, name: m}}}}\n  - {{id: c, name: C, model: {{provider: mock, name: m}}}}\n  - {{id: w, name: W, model: {{provider: mock, name: m}}}}\nedges:\n  - {{kind: handoff, from: a, to: b, policy: none}}\n  - {{kind: handoff, from: b, to: c}}\n  - {{kind: delegation, from: a, to: w, policy: none}}\nfacts:\n  - {{id: k, text: The key fact., holders: [a]}}\n"
+    );
+    let t = config::parse(&y, Format::Yaml, "<t>").unwrap();
+    let f: Vec<_> = lint(&t).into_iter().filter(|f| f.code == "fact-cannot-cross").collect();
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].edges, ["a->b"]);
+    assert!(f[0].message.contains("so B never sees it, nor do C"), "{}", f[0].message);
+    use baton::lint::{FactCrossing, fact_flow};
+    let flow = fact_flow(&t);
+    let at = |edge: &str| flow.iter().find(|e| e.edge == edge).map(|e| e.facts[0].crossing);
+    assert_eq!(at("a->b"), Some(FactCrossing::Blocked));
+    assert_eq!(at("a->w"), Some(FactCrossing::Withheld));
+    assert_eq!(at("b->c"), None, "B cannot have it, so its edge has nothing to pass");
+}

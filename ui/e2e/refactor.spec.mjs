@@ -36,9 +36,24 @@ for (const [width, height] of [
       return b !== null && b.x >= 0 && b.y >= 0 && b.x + b.width <= width && b.y + b.height <= height;
     };
 
-    it("previews the selected edge's refactor, and nothing changes on Cancel", async () => {
+    it("warns before any run that the pinned fact cannot cross the fields handoff", async () => {
       await page.goto(backend.page("open=ticket-reopen.yaml"));
       await byId("node-triage").waitFor();
+      // ticket-reopen.yaml: resolved-meaning is held by Resolution; resolution → verification
+      // passes fields(ticket, status) only.
+      const finding = page.locator('[data-testid="finding"][data-code="fact-cannot-cross"]');
+      await finding.waitFor();
+      assert.match(await finding.innerText(), /resolved-meaning/);
+      const chip = byId("fact-chip-resolution->verification");
+      await chip.waitFor();
+      assert.equal(await chip.getAttribute("data-state"), "blocked");
+      assert.equal(await chip.getAttribute("data-facts"), "resolved-meaning=blocked");
+      // Triage's edge carries no fact: Triage does not hold it and nothing gives it one.
+      assert.equal(await byId("fact-chip-triage->resolution").count(), 0);
+      assert.equal(await byId("app").getAttribute("data-mode"), "design", "no run was started");
+    });
+
+    it("previews the selected edge's refactor, and nothing changes on Cancel", async () => {
       // ticket-reopen.yaml: resolution → verification is a handoff with `acceptance: verify`.
       await page.locator('[data-testid="finding"][data-code="verify-handoff"]').first().click();
       await byId("refactor-supervisor").click();
@@ -62,6 +77,8 @@ for (const [width, height] of [
       await byId("refactor-apply").click();
       await byId("node-supervisor").waitFor();
       assert.equal(await page.locator('[data-testid="finding"][data-severity="error"]').count(), 0);
+      // The supervisor keeps the fact: no handoff is left that cannot carry it.
+      await page.waitForFunction(() => !document.querySelector('[data-testid="finding"][data-code="fact-cannot-cross"]'));
       if ((await byId("tab-run").getAttribute("aria-selected")) !== "true") await byId("tab-run").click();
       if ((await byId("bottom-panel").getAttribute("class")).includes("is-collapsed")) await byId("tab-run").click();
       await byId("run-start").click();

@@ -61,6 +61,7 @@ rules! {
     zero_limit => ZeroLimit = "zero-limit",
     delegation_fan_out => DelegationFanOut = "delegation-fan-out",
     custom_filter => CustomFilter = "custom-filter",
+    fact_cannot_cross => FactCannotCross = "fact-cannot-cross",
 }
 
 impl std::fmt::Display for LintCode {

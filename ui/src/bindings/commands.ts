@@ -4,6 +4,7 @@ import type { CaptureStatus } from "./CaptureStatus";
 import type { Catalog } from "./Catalog";
 import type { Category } from "./Category";
 import type { DeleteKeyArgs } from "./DeleteKeyArgs";
+import type { EdgeFlow } from "./EdgeFlow";
 import type { ErrorCode } from "./ErrorCode";
 import type { ExportArgs } from "./ExportArgs";
 import type { FactArgs } from "./FactArgs";
@@ -58,6 +59,8 @@ export interface Commands {
   export_topology: { args: ExportArgs; result: string };
   /** Reads the agents of an Agents SDK or ADK module (or ADK Agent Config YAML) into a topology. */
   import_code: { args: ImportCodeArgs; result: ImportedCode };
+  /** Before any run: which pinned facts each edge's sender may have, and what the edge does with them. */
+  fact_flow: { args: LintArgs; result: Array<EdgeFlow> };
   /** Rewrites a handoff chain under a supervisor that delegates and keeps ownership. */
   refactor_supervisor: { args: RefactorArgs; result: Refactored };
   /** Starts a run that is saved as it goes; answers with its id at once. */
@@ -116,6 +119,7 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   "lint_topology",
   "export_topology",
   "import_code",
+  "fact_flow",
   "refactor_supervisor",
   "start_run",
   "run_events",

@@ -27,6 +27,7 @@ import { useEditor } from "../store/editor";
 import { CanvasNotice } from "./CanvasNotice";
 import { selectBreakpoints, useRun } from "../store/run";
 import { useUi } from "../store/ui";
+import { useFactFlow } from "../store/factFlow";
 import { CanvasToolbar } from "./CanvasToolbar";
 import { deriveFlow } from "./derive";
 import { DelegationEdge } from "./edges/DelegationEdge";
@@ -63,6 +64,7 @@ export function Canvas() {
 
   const breakpoints = useRun(selectBreakpoints(topology?.name));
   const live = useRun((s) => s.live);
+  const factFlow = useFactFlow((s) => s.flows);
   const overlay = useMemo(() => {
     const active = isActive(live) && live?.topology === topology?.name;
     const last = active ? live?.transfers[live.transfers.length - 1] : undefined;
@@ -73,8 +75,9 @@ export function Canvas() {
       activeEdge: last?.edge ?? null,
       activeKey: last?.index,
       pausedEdge: active ? (live?.paused?.edge ?? null) : null,
+      factFlow,
     };
-  }, [breakpoints, live, topology?.name]);
+  }, [breakpoints, live, topology?.name, factFlow]);
 
   const { nodes, edges } = useMemo(
     () => (topology ? deriveFlow(topology, selection, findings, nodeSizes, overlay) : { nodes: [], edges: [] }),

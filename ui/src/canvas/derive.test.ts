@@ -49,4 +49,12 @@ describe("canvas derivation", () => {
     expect(m.agents.get("a")?.severity).toBe("info");
     expect(m.edges.get("e")?.count).toBe(1);
   });
+
+  it("puts the backend's fact flow on its edges, and nothing on the others", () => {
+    const t = normalizeTopology(FIXTURES["ticket-reopen.yaml"]!);
+    const factFlow = [{ edge: "resolution->verification", facts: [{ fact: "resolved-meaning", crossing: "blocked" as const }] }];
+    const { edges } = deriveFlow(t, { agents: [], edges: [] }, [], {}, { factFlow });
+    expect(edges.find((e) => e.id === "resolution->verification")?.data?.facts).toEqual([{ fact: "resolved-meaning", crossing: "blocked" }]);
+    expect(edges.find((e) => e.id === "triage->resolution")?.data?.facts).toBeUndefined();
+  });
 });

@@ -1,4 +1,5 @@
 // Topology → React Flow nodes and edges (pure; memoised by the canvas).
+import type { EdgeFlow } from "../bindings/EdgeFlow";
 import type { Finding, Topology } from "../model/types";
 import { agentKind, edgeId, edgeLabel } from "../model/topology";
 import { DEFAULT_NODE_SIZE } from "../model/sizes";
@@ -13,6 +14,8 @@ export type RunOverlay = {
   activeEdge?: string | null;
   activeKey?: string | number;
   pausedEdge?: string | null;
+  /** Design time: the pinned facts each edge's sender may have, and what the edge does with them. */
+  factFlow?: readonly EdgeFlow[];
   breakpoints?: ReadonlySet<string>;
   readOnly?: boolean;
 };
@@ -70,6 +73,7 @@ export function deriveFlow(
     pairCount.set(k, (pairCount.get(k) ?? 0) + 1);
   }
   const known = new Set(t.agents.map((a) => a.id));
+  const flowOf = new Map((overlay.factFlow ?? []).map((f) => [f.edge, f.facts]));
   const edges: TransferFlowEdge[] = t.edges
     .filter((e) => known.has(e.from) && known.has(e.to))
     .map((e) => {
@@ -95,6 +99,7 @@ export function deriveFlow(
           active: overlay.activeEdge === id,
           activeKey: overlay.activeKey,
           readOnly: overlay.readOnly ?? false,
+          ...(flowOf.has(id) ? { facts: flowOf.get(id) } : {}),
         },
       };
     });

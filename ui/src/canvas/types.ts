@@ -1,4 +1,5 @@
 import type { Edge as FlowEdge, Node as FlowNode } from "@xyflow/react";
+import type { EdgeFact } from "../bindings/EdgeFact";
 import type { Agent, Edge, Severity } from "../model/types";
 
 export type LintMark = { severity: Severity; count: number; codes: string[] };
@@ -37,6 +38,8 @@ export type TransferEdgeData = {
   /** Debug mode: clicking does not select. */
   readOnly?: boolean;
   path?: EdgePath;
+  /** Design time: the pinned facts the sender may have, and what this edge does with each. */
+  facts?: EdgeFact[];
 };
 
 export type TransferFlowEdge = FlowEdge<TransferEdgeData, "handoff" | "delegation">;

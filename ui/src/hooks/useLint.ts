@@ -1,7 +1,9 @@
-// Live lint: after each change (debounced) ask the backend for findings; stale answers are dropped.
+// Live lint: after each change (debounced) ask the backend for findings and the fact flow (the
+// edges' pinned-fact chips); stale answers are dropped.
 import { useEffect } from "react";
 import { usePlatform } from "../commands/platform";
 import { useDesigner } from "../store/designer";
+import { useFactFlow } from "../store/factFlow";
 
 export const LINT_DEBOUNCE_MS = 200;
 
@@ -19,6 +21,14 @@ export function useLint() {
         })
         .catch(() => {
           /* a topology the backend cannot read yet (e.g. mid-edit); keep the last findings */
+        });
+      platform
+        .fact_flow({ topology })
+        .then((flows) => {
+          if (!cancelled && useDesigner.getState().topology === topology) useFactFlow.getState().set(flows);
+        })
+        .catch(() => {
+          /* as above: keep the last chips */
         });
     }, LINT_DEBOUNCE_MS);
     return () => {

@@ -122,6 +122,8 @@ describe("fixes", () => {
       ],
     };
     expect(findingFix(chain, finding("verify-handoff", "", ["verification"], ["resolution->verification"]))).toMatchObject({ edges: ["triage->resolution", "resolution->verification"] });
+    // A fact that cannot cross the fields handoff: the same refactor (the supervisor keeps the fact).
+    expect(findingFix(chain, finding("fact-cannot-cross", "", ["resolution", "verification"], ["resolution->verification"]))).toMatchObject({ kind: "refactor" });
     for (const code of ["handoff-cycle", "unreachable-agent", "duplicate-tool", "script-unknown-tool"] as const) {
       expect(findingFix(t, finding(code, "", ["triage"], ["triage->billing"]))).toBeNull();
       expect(FIXABLE as readonly string[]).not.toContain(code);

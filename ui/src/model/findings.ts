@@ -49,6 +49,7 @@ export const FIXABLE = [
   "escalate-without-human",
   "zero-limit",
   "verify-handoff",
+  "fact-cannot-cross",
 ] as const;
 
 const known = (t: Topology, ids: readonly string[]) => ids.filter((id) => t.edges.some((e) => edgeId(e) === id));
@@ -119,6 +120,8 @@ export function findingFix(t: Topology, f: Finding): Fix | null {
         return { kind: "edit", label: "Remove the handoff limit", apply: (x) => ({ ...x, guards: { ...x.guards, max_handoffs: null } }) };
       }
       return null;
+    // A fact that cannot cross a handoff stays with a supervisor that never hands off.
+    case "fact-cannot-cross":
     case "verify-handoff": {
       if (edges.length === 0) return null;
       // The chain from the entry that holds the edge, as the top bar's refactor picks it.

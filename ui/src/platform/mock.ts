@@ -189,6 +189,11 @@ export function createMockPlatform(fixtures: Record<string, Topology> = FIXTURES
       log("lint_topology", {});
       return mockLint(normalizeTopology(topology));
     },
+    async fact_flow() {
+      log("fact_flow", {});
+      // The Rust core's analysis (src/lint/flow.rs) has no stand-in here: no chips in the mock.
+      return [];
+    },
     async export_topology({ topology, format }) {
       log("export_topology", { format });
       if (!EXPORT_FORMATS.includes(format)) throw new PlatformError("api.args", `unknown export format '${format}'`);

@@ -1,6 +1,7 @@
 // What handoff and delegation edges share: geometry, label placement, lint marker, selection.
 import { BaseEdge, EdgeLabelRenderer, useInternalNode, useStore, type EdgeProps } from "@xyflow/react";
-import { PinOff, ShieldCheck, UserRound } from "lucide-react";
+import { Pin, PinOff, ShieldCheck, UserRound } from "lucide-react";
+import type { EdgeFact } from "../../bindings/EdgeFact";
 import type { ReactNode } from "react";
 import { useDesigner } from "../../store/designer";
 import { SeverityIcon } from "../icons";
@@ -101,6 +102,7 @@ export function TransferEdge(props: TransferEdgeProps) {
               {compact ? lost.length : `lost ${lost.join(", ")}`}
             </span>
           )}
+          {!path && <FactChip id={id} facts={data?.facts} />}
           {verify && !compact && (
             <span className="badge-verify" title="acceptance: verify — the receiver's “done” must be checked" data-testid={`verify-badge-${id}`}>
               <ShieldCheck size={11} strokeWidth={2.4} /> verify
@@ -109,6 +111,30 @@ export function TransferEdge(props: TransferEdgeProps) {
         </div>
       </EdgeLabelRenderer>
     </>
+  );
+}
+
+const CROSSING_TEXT: Record<EdgeFact["crossing"], string> = {
+  held: "the receiver holds it too",
+  if_stated: "crosses only if the sender states it in the conversation",
+  blocked: "cannot cross: the policy passes no history",
+  withheld: "not passed to the worker; the caller keeps it",
+};
+
+/**
+ * Design time: the pinned facts the sender may have and what this edge does with them — a red
+ * chip when one cannot cross a handoff, grey when it crosses only if stated, kept at delegations.
+ */
+function FactChip({ id, facts }: { id: string; facts: EdgeFact[] | undefined }) {
+  if (!facts || facts.length === 0) return null;
+  const blocked = facts.filter((f) => f.crossing === "blocked");
+  const state = blocked.length ? "blocked" : facts.every((f) => f.crossing === "held") ? "held" : facts.some((f) => f.crossing === "withheld") ? "withheld" : "if_stated";
+  const title = facts.map((f) => `${f.fact}: ${CROSSING_TEXT[f.crossing]}`).join("\n");
+  return (
+    <span className={`fact-chip is-${state}`} data-testid={`fact-chip-${id}`} data-state={state} data-facts={facts.map((f) => `${f.fact}=${f.crossing}`).join(" ")} title={title}>
+      {blocked.length ? <PinOff size={10} strokeWidth={2.6} /> : <Pin size={10} strokeWidth={2.6} />}
+      {blocked.length ? `${blocked.length} can't cross` : facts.length}
+    </span>
   );
 }
 
