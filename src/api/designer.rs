@@ -2,7 +2,7 @@
 
 use super::{Api, NoArgs, blocking};
 use crate::config;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::export::{self, ExportFormat};
 use crate::lint::{self, Finding};
 use crate::refactor;
@@ -102,6 +102,17 @@ impl Api {
         let api = self.clone();
         let t = a.topology.clone();
         blocking(move || {
+            // A topology is YAML or JSON; any other name would get YAML under a misleading extension.
+            let ext = std::path::Path::new(&a.path).extension().and_then(|x| x.to_str()).map(str::to_ascii_lowercase);
+            if !matches!(ext.as_deref(), Some("yaml" | "yml" | "json")) {
+                return Err(ApiError::new(
+                    ErrorCode::ConfigWrite,
+                    format!(
+                        "cannot save a topology as '{}': name it .yaml, .yml or .json (the extension picks the format)",
+                        a.path
+                    ),
+                ));
+            }
             let path = api.files.resolve_for_write(&a.path)?;
             Ok(config::save(&a.topology, &path)?)
         })

@@ -147,3 +147,21 @@ async fn a_body_past_the_limit_gets_413() {
     assert_eq!(status, 413);
     assert!(!Path::new(&s.root.path().join("big.txt")).exists());
 }
+
+#[tokio::test]
+async fn a_topology_saved_under_another_extension_is_refused_and_nothing_is_written() {
+    let s = start().await;
+    let (status, err) = s.call("save_topology", json!({ "topology": topology(), "path": "notes.txt" })).await;
+    assert_eq!(status, 400, "{err}");
+    assert_eq!(err["code"], "config.write");
+    assert!(err["message"].as_str().unwrap().contains(".yaml, .yml or .json"), "{err}");
+    assert!(!s.root.path().join("notes.txt").exists());
+    let (status, _) = s.call("save_topology", json!({ "topology": topology(), "path": "copy.YML" })).await;
+    assert_eq!(status, 200);
+    // A new file gets the mode the umask gives new files (022 here: 0644), not 0600.
+    use std::os::unix::fs::PermissionsExt;
+    let mask = unsafe { libc::umask(0o022) };
+    unsafe { libc::umask(mask) };
+    let mode = std::fs::metadata(s.root.path().join("copy.YML")).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o666 & !mask);
+}
