@@ -130,7 +130,7 @@ export function DiffView({
       side={opts.dataSide ?? side}
       flash={flash?.id === c.item.id}
       extra={opts.extra}
-      clamp={opts.clamp ?? (side === "receiver" ? 5 : 3)}
+      clamp={opts.clamp ?? (side === "receiver" ? 5 : c.status === "dropped" && c.item.kind !== "pinned_fact" ? 2 : 3)}
       compact={opts.compact}
       defaultOpen={expandAll}
       tags={tagsFor(c, side)}

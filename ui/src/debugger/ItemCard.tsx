@@ -87,7 +87,7 @@ export const ItemCard = memo(function ItemCard({
       }}
     >
       {open ? <ChevronUp size={12} /> : <ChevronDown size={12} />}
-      {open ? "less" : "more"}
+      <span className="more-label">{open ? "less" : "more"}</span>
     </button>
   ) : null;
 
@@ -142,17 +142,19 @@ export const ItemCard = memo(function ItemCard({
         <span className="item-tokens">~{itemTokens(item)} tok</span>
       </div>
       {text && (
-        <div
-          ref={textRef}
-          className={`item-text${mono ? " mono" : ""}${open ? " is-open" : ""}${canToggle ? " can-toggle" : ""}`}
-          style={open ? undefined : { WebkitLineClamp: clamp }}
-          data-testid="item-text"
-          onClick={() => canToggle && setOpen(!open)}
-        >
-          {text}
+        <div className={`item-body${open ? " is-open" : ""}`}>
+          <div
+            ref={textRef}
+            className={`item-text${mono ? " mono" : ""}${open ? " is-open" : ""}${canToggle ? " can-toggle" : ""}`}
+            style={open ? undefined : { WebkitLineClamp: clamp }}
+            data-testid="item-text"
+            onClick={() => canToggle && setOpen(!open)}
+          >
+            {text}
+          </div>
+          {toggle}
         </div>
       )}
-      {toggle && <div className="item-foot">{toggle}</div>}
       {extra}
     </div>
   );

@@ -458,7 +458,7 @@ function PairView({
           <ChevronRight size={14} />
         </button>
       </div>
-      <div className="compare-pair-grid">
+      <div className={`compare-pair-grid${line.a && line.b ? "" : line.a ? " only-a" : " only-b"}`}>
         {runs.map((o, side) => (
           <PairSide
             key={`${o.summary.id}:${line.key}`}
