@@ -91,6 +91,20 @@ describe("editor (issue 17)", () => {
     expect(issue.textContent).toBe("Verification has no handoff to Resolution: connect them on the canvas first (Verification's transfers: none).");
   });
 
+  it("shows the selected agent's rules in the chosen scenario", async () => {
+    await openTicketReopen();
+    act(() => useDesigner.getState().setSelection({ agents: ["resolution"], edges: [] }));
+    const section = await screen.findByTestId("agent-script");
+    // The mock platform's ticket-reopen has flagged-fix without scripts: Resolution has no rules yet.
+    expect(within(section).getByTestId("script-resolution").getAttribute("data-rules")).toBe("0");
+    fireEvent.click(within(section).getByTestId("rule-add-resolution"));
+    fireEvent.change(within(section).getByTestId("rule-say-resolution-0"), { target: { value: "Fixed behind FIX_4812." } });
+    expect(doc()?.scenarios?.[0]?.scripts?.resolution).toEqual([{ say: "Fixed behind FIX_4812." }]);
+    // Its tools as the model sees them: patch_checkout, then the handoff's transfer.
+    const add = within(section).getByTestId("call-add-resolution-0") as HTMLSelectElement;
+    expect([...add.options].map((o) => o.value).filter(Boolean)).toEqual(["patch_checkout", "transfer_to_verification"]);
+  });
+
   it("renders a finding's backticks as code and applies its fix", async () => {
     const platform = createMockPlatform();
     platform.lint_topology = async () => [

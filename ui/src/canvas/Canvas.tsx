@@ -203,6 +203,7 @@ export function Canvas() {
           gesture.current = null;
         }}
         onConnect={onConnect}
+        onConnectStart={() => useEditor.getState().clearNotice()}
         onConnectEnd={onConnectEnd}
         isValidConnection={(c) => c.source !== c.target}
         onPaneClick={() => {

@@ -13,6 +13,7 @@ import {
 } from "../model/topology";
 import type { Agent, AgentKind, ModelRef, Provider, Topology } from "../model/types";
 import { useDesigner } from "../store/designer";
+import { AgentScript } from "./ScenarioEditor";
 import { ToolsEditor } from "./ToolsEditor";
 
 const KIND_ICON: Record<AgentKind, typeof Bot> = { agent: Bot, supervisor: Network, human: UserRound };
@@ -139,6 +140,8 @@ export function AgentInspector({ topology, agent }: { topology: Topology; agent:
       )}
 
       <ToolsEditor agent={agent} />
+
+      <AgentScript topology={topology} agent={id} />
     </div>
   );
 }

@@ -276,13 +276,27 @@ function HistoryEditor({ scenario, edit, issues }: { scenario: Scenario; edit: E
   );
 }
 
-function ScriptCard({ topology, scenario, agent, edit, issues }: { topology: Topology; scenario: Scenario; agent: string; edit: Edit; issues: ScenarioIssue[] }) {
+function ScriptCard({
+  topology,
+  scenario,
+  agent,
+  edit,
+  issues,
+  defaultOpen,
+}: {
+  topology: Topology;
+  scenario: Scenario;
+  agent: string;
+  edit: Edit;
+  issues: ScenarioIssue[];
+  defaultOpen?: boolean;
+}) {
   const rules = scenario.scripts?.[agent] ?? [];
   const a = topology.agents.find((x) => x.id === agent);
   const label = a?.name || agent;
   // Open while it has rules (or is the entry's), until the user folds or unfolds it.
   const [toggled, setOpen] = useState<boolean | null>(null);
-  const open = toggled ?? (rules.length > 0 || agent === topology.entry);
+  const open = toggled ?? (defaultOpen || rules.length > 0 || agent === topology.entry);
   const mine = issues.filter((i) => i.field === fieldOf.script(agent) || i.field.startsWith(`${fieldOf.script(agent)}[`));
   const errors = mine.filter((i) => i.severity === "error").length;
   const setAll = (key: string, fn: (r: MockRule[]) => MockRule[]) => edit(`rules:${agent}:${key}`, (s) => setRules(s, agent, fn(s.scripts?.[agent] ?? [])));
@@ -625,5 +639,34 @@ function CallRow({
       )}
       <FieldIssues issues={issues} field={argsField} />
     </div>
+  );
+}
+
+/** The selected agent's mock rules in the scenario the Run tab runs (the agent inspector shows it). */
+export function AgentScript({ topology, agent }: { topology: Topology; agent: string }) {
+  const chosen = useRun((s) => s.scenario[topology.name]);
+  const commit = useDesigner((s) => s.commit);
+  const scenario = pickScenario(topology, chosen);
+  const issues = useMemo(() => (scenario ? validateScenario(topology, scenario) : []), [topology, scenario]);
+  const kind = topology.agents.find((a) => a.id === agent);
+  if (kind && agentKind(kind) === "human") return null;
+  const edit: Edit = (key, fn) => {
+    if (!scenario) return;
+    const name = scenario.name;
+    commit((t) => updateScenario(t, name, fn), { coalesce: `scenario:${name}:${key}` });
+  };
+  return (
+    <Section title={scenario ? `Mock rules · ${scenario.name}` : "Mock rules"} testId="agent-script">
+      {scenario ? (
+        <ScriptCard topology={topology} scenario={scenario} agent={agent} edit={edit} issues={issues} defaultOpen />
+      ) : (
+        <div className="empty-hint">
+          Without real providers this agent answers from a scenario's mock rules.{" "}
+          <button className="link-btn" data-testid="agent-script-create" onClick={() => createScenario()}>
+            Create a scenario
+          </button>
+        </div>
+      )}
+    </Section>
   );
 }
