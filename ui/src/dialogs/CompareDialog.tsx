@@ -139,8 +139,8 @@ function Overview({
         </span>
       </div>
       <div className="compare-grid compare-tables">
-        {data.map((o, side) => (
-          <TransferTable key={o.summary.id} side={side as 0 | 1} lines={lines} lookups={lookups[side]!} names={names} onOpen={onOpen} />
+        {SIDES.map((_, side) => (
+          <TransferTable key={side} side={side as 0 | 1} lines={lines} lookups={lookups[side]!} names={names} onOpen={onOpen} />
         ))}
       </div>
     </div>
@@ -239,7 +239,7 @@ function TopologyVerdict({ topo, a, b }: { topo: ReturnType<typeof compareTopolo
           <dl>
             {detail.map(([k, v]) => (
               <div key={k}>
-                <dt>{k}</dt>
+                <dt>{k}: </dt>
                 <dd>{v.join(", ")}</dd>
               </div>
             ))}
@@ -461,7 +461,7 @@ function PairView({
       <div className={`compare-pair-grid${line.a && line.b ? "" : line.a ? " only-a" : " only-b"}`}>
         {runs.map((o, side) => (
           <PairSide
-            key={`${o.summary.id}:${line.key}`}
+            key={`${side}:${o.summary.id}:${line.key}`}
             platform={platform}
             overview={o}
             label={SIDES[side]}
