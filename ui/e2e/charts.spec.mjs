@@ -2,10 +2,12 @@
 // context-size chart (ticket-reopen's 13 items → 2 at the fields(ticket,status) handoff; a click
 // moves the cursor), the fact × transfer map, the timing waterfall, the run's path on the graph
 // (the lossy edge marked, handoff-loop's escalation to the human drawn), labels legible at fit
-// zoom, and the timeline's search and kind filters.
+// zoom, the timeline's search and kind filters, and an imported trace's real timing.
 import assert from "node:assert/strict";
+import { copyFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { backendPlan, launchBrowser, startBackend } from "./harness.mjs";
+import { backendPlan, launchBrowser, REPO, startBackend } from "./harness.mjs";
 
 const plan = backendPlan();
 if (plan.skip && process.env.BATON_E2E_REQUIRE === "1") throw new Error(plan.skip);
@@ -21,7 +23,7 @@ for (const [width, height] of [
     const errors = [];
 
     before(async () => {
-      backend = await startBackend(plan);
+      backend = await startBackend(plan, { setup: (root) => copyFileSync(join(REPO, "tests/import/fixtures/otlp_genai.json"), join(root, "otlp_genai.json")) });
       browser = await launchBrowser();
       page = await browser.newPage({ viewport: { width, height } });
       page.on("pageerror", (e) => errors.push(e.message));
@@ -216,6 +218,34 @@ for (const [width, height] of [
       await byId("step-last").click();
       await detailAt(6);
       await byId("edge-active-run:handoff:technical->human").waitFor({ state: "attached" });
+      await page.keyboard.press("Escape");
+      await sel('[data-testid="app"][data-mode="design"]').waitFor();
+    });
+
+    it("an imported OTLP trace: the waterfall lays its spans' own times out", async () => {
+      await page.goto(backend.page());
+      await byId("welcome").waitFor();
+      await byId("menu-open-trace").click();
+      await sel('[data-testid="trace-file"][data-path="otlp_genai.json"]').click();
+      await byId("trace-import").click();
+      await sel('[data-testid="app"][data-mode="debug"]').waitFor();
+      await byId("transport").waitFor();
+      await byId("tab-waterfall").click();
+      await byId("waterfall").waitFor();
+      // The file's chat spans start 3, 7 and 13 ms after its root (1735694600.001 s) and each
+      // lasts 1 ms; Triage's first two, then Billing's after the transfer.
+      const calls = await sel('[data-testid="waterfall-row"][data-kind="model_call"]').evaluateAll((els) =>
+        els.map((e) => ({ agent: e.dataset.agent, start: Number(e.dataset.start), ms: Number(e.dataset.end) - Number(e.dataset.start) })),
+      );
+      assert.deepEqual(
+        calls.map((c) => [c.agent, Math.round((c.start - calls[0].start) * 1000) / 1000, Math.round(c.ms * 1000) / 1000]),
+        [
+          ["triage", 0, 1],
+          ["triage", 4, 1],
+          ["billing", 10, 1],
+        ],
+      );
+      assert.ok(Number(await byId("waterfall").getAttribute("data-timed")) >= 3);
     });
   });
 }

@@ -15,14 +15,14 @@ import { useUi } from "../store/ui";
 import { deriveFlow } from "./derive";
 import { DelegationEdge } from "./edges/DelegationEdge";
 import { HandoffEdge } from "./edges/HandoffEdge";
+import { labelScaleAt } from "./edges/geometry";
 import { EdgeMarkers } from "./edges/Markers";
 import { AgentNode } from "./nodes/AgentNode";
 import { HumanNode } from "./nodes/HumanNode";
 import { SupervisorNode } from "./nodes/SupervisorNode";
 import type { AgentFlowNode, TransferFlowEdge } from "./types";
 
-/** On-screen size of the smallest label (px), and the zooms below which nodes show less. */
-const LABEL_MIN_PX = 11.2;
+/** The zooms below which nodes show less (labels scale by `labelScaleAt`). */
 const FAR_ZOOM = 1.05;
 const VERY_FAR_ZOOM = 0.7;
 
@@ -101,7 +101,7 @@ export function DebugCanvas() {
   }, [topology, nodeSizes, overlay, path, transfer]);
   const zoom = useStore((s) => s.transform[2]);
   // The smallest label is 10 px: scaled so that it shows at 11 px or more at any zoom.
-  const labelScale = Math.max(1, LABEL_MIN_PX / (10 * zoom));
+  const labelScale = labelScaleAt(zoom);
   const far = zoom < FAR_ZOOM;
 
   const onNodesChange = useCallback((changes: NodeChange<AgentFlowNode>[]) => {
@@ -117,12 +117,36 @@ export function DebugCanvas() {
 
   const initialized = useNodesInitialized();
   const fitted = useRef<string | null>(null);
+  const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (initialized && runId && fitted.current !== runId && nodes.length > 0) {
       fitted.current = runId;
-      void flow.fitView({ padding: 0.16, maxZoom: 1 });
+      // Fit the nodes and the lanes below them that backward edges (and an escalation) take, so
+      // those edges and their labels are not cut off at the canvas's bottom.
+      const el = box.current;
+      const b = flow.getNodesBounds(nodes.map((n) => n.id));
+      const byId = new Map(nodes.map((n) => [n.id, n]));
+      const lanes = edges.reduce((m, e) => {
+        const a = byId.get(e.source);
+        const t = byId.get(e.target);
+        const backward = !!a && !!t && t.position.x < a.position.x + (a.measured?.width ?? 232) + 24;
+        return backward ? Math.max(m, 1 + Math.abs(e.data?.parallel ?? 0)) : m;
+      }, 0);
+      if (!el || el.clientWidth === 0 || el.clientHeight === 0) {
+        void flow.fitView({ padding: 0.16, maxZoom: 1 });
+        return;
+      }
+      const w = el.clientWidth;
+      const h = el.clientHeight;
+      // the lanes and their labels grow with the label scale, which grows as the zoom shrinks
+      const z0 = Math.min(1, Math.min(w / b.width, h / b.height) / 1.3);
+      const sc = labelScaleAt(z0);
+      const extra = lanes > 0 ? 44 + (lanes - 1) * 26 * sc + 22 * sc : 0;
+      const bh = b.height + extra;
+      const zoom = Math.max(0.2, Math.min(1, Math.min(w / b.width, h / bh) / 1.3));
+      void flow.setViewport({ x: w / 2 - (b.x + b.width / 2) * zoom, y: h / 2 - (b.y + bh / 2) * zoom, zoom });
     }
-  }, [initialized, runId, nodes.length, flow]);
+  }, [initialized, runId, nodes, edges, flow]);
 
   if (!topology) {
     return (
@@ -133,6 +157,7 @@ export function DebugCanvas() {
   }
   return (
     <div
+      ref={box}
       className={`canvas debug-canvas${far ? " is-far" : ""}${zoom < VERY_FAR_ZOOM ? " is-very-far" : ""}`}
       data-testid="debug-canvas"
       data-zoom={zoom.toFixed(3)}
@@ -155,7 +180,6 @@ export function DebugCanvas() {
         minZoom={0.2}
         maxZoom={1.6}
         proOptions={{ hideAttribution: true }}
-        fitView
         fitViewOptions={{ padding: 0.16, maxZoom: 1 }}
       >
         <Background variant={BackgroundVariant.Dots} gap={20} size={1.3} color="var(--canvas-dots)" />

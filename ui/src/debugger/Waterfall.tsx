@@ -97,6 +97,8 @@ export function Waterfall({ lookups, onPick }: { lookups: AgentLookups; onPick: 
                 style={{ transform: `translateY(${v.start}px)`, height: ROW }}
                 data-testid="waterfall-row"
                 data-step={r.step}
+                data-kind={r.kind}
+                data-agent={r.agent}
                 data-depth={r.depth}
                 data-start={r.start ?? undefined}
                 data-end={r.end ?? undefined}

@@ -6,7 +6,7 @@ import type { ReactNode } from "react";
 import { useDesigner } from "../../store/designer";
 import { SeverityIcon } from "../icons";
 import type { TransferFlowEdge } from "../types";
-import { backwardPath, forwardPath, isBackward } from "./geometry";
+import { backwardPath, forwardPath, isBackward, labelScaleAt } from "./geometry";
 
 export type TransferEdgeProps = EdgeProps<TransferFlowEdge> & {
   variant: "handoff" | "delegation";
@@ -18,6 +18,7 @@ export function TransferEdge(props: TransferEdgeProps) {
   const sourceNode = useInternalNode(source);
   const targetNode = useInternalNode(target);
   const select = useDesigner((s) => s.setSelection);
+  const zoom = useStore((st) => st.transform[2]);
   const s = { x: sourceX, y: sourceY };
   const t = { x: targetX, y: targetY };
   const parallel = data?.parallel ?? 0;
@@ -27,7 +28,8 @@ export function TransferEdge(props: TransferEdgeProps) {
       (sourceNode?.internals.positionAbsolute.y ?? sourceY) + (sourceNode?.measured.height ?? 0),
       (targetNode?.internals.positionAbsolute.y ?? targetY) + (targetNode?.measured.height ?? 0),
     );
-    geo = backwardPath(s, t, bottom, Math.abs(parallel));
+    // In the debugger labels are scaled up below full zoom: lanes are spaced as much.
+    geo = backwardPath(s, t, bottom, Math.abs(parallel) * (data?.path ? labelScaleAt(zoom) : 1));
   } else {
     geo = forwardPath(s, t, parallel * 34);
   }
@@ -37,7 +39,6 @@ export function TransferEdge(props: TransferEdgeProps) {
   // Debugger: the run's use of this edge. Far out, a label that would not fit between its nodes
   // (on screen, at its legible size) shows only its icon, count and lost mark.
   const path = data?.path;
-  const zoom = useStore((st) => st.transform[2]);
   const lost = path?.lost ?? [];
   const compact = !!path && zoom < 1.05 && !fits(data?.label ?? "", s, t, zoom, isBackward(s, t));
   const runClass = path ? `${path.count > 0 ? " is-taken" : " is-untaken"}${lost.length ? " is-lossy" : ""}${path.extra ? " is-extra" : ""}` : "";

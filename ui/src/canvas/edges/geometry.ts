@@ -56,3 +56,8 @@ export function backwardPath(s: Pt, t: Pt, bottom: number, lane: number): EdgeGe
 export function isBackward(s: Pt, t: Pt): boolean {
   return t.x < s.x + 24;
 }
+
+/** How much the debugger scales its labels at a zoom (DebugCanvas's --dbg-label-scale): its 10 px labels show at 11.2 px. */
+export function labelScaleAt(zoom: number): number {
+  return Math.max(1, 11.2 / (10 * zoom));
+}
