@@ -17,3 +17,4 @@ pub mod serve;
 pub mod store;
 pub mod topology;
 pub mod trace;
+pub mod whatif;

@@ -13,6 +13,7 @@ mod importing;
 mod live;
 mod runs;
 mod settings;
+mod whatif;
 
 pub use crate::error::{ApiError, Category, ErrorCode};
 pub use code::{ImportCodeArgs, ImportedCode, read_code};
@@ -29,6 +30,7 @@ pub use runs::{
     TransferArgs,
 };
 pub use settings::{Catalog, Choice, DeleteKeyArgs, SetKeyArgs};
+pub use whatif::run_facts;
 
 use crate::store::Store;
 use serde::{Deserialize, Serialize};

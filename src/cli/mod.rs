@@ -17,6 +17,7 @@ mod runs;
 mod serve;
 mod trace;
 mod validate;
+mod whatif;
 
 use baton::api::ApiError;
 use clap::{Parser, Subcommand};
@@ -58,6 +59,8 @@ enum Command {
     /// Work with traces: show, import from other frameworks, export.
     #[command(subcommand)]
     Trace(trace::Cmd),
+    /// Every context policy at one handoff of a run: what the receiver would get (no model call).
+    Whatif(whatif::Args),
 }
 
 /// What a command returns: its exit code, or the error to report.
@@ -80,6 +83,7 @@ pub fn main() -> i32 {
         Command::Refactor(c) => refactor::run(c),
         Command::Run(a) => run::run(a),
         Command::Trace(c) => trace::run(c),
+        Command::Whatif(a) => whatif::run(a),
         Command::Runs(c) => runs::run(c),
         Command::Serve(a) => serve::run(a),
         Command::Collect(a) => collect::run(a),

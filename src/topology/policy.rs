@@ -57,6 +57,42 @@ impl ContextPolicy {
             ContextPolicy::Custom(name) => format!("custom({name})"),
         }
     }
+
+    /// The policy a [`Self::label`] names (`fields(a,b)` gets string fields); None when it names none.
+    pub fn parse_label(label: &str) -> Option<ContextPolicy> {
+        let l = label.trim();
+        let inner = |prefix: &str| l.strip_prefix(prefix).and_then(|r| r.strip_suffix(')')).map(str::trim);
+        Some(match l {
+            "full" => ContextPolicy::Full,
+            "remove_tools" => ContextPolicy::RemoveTools,
+            "nest_summary" => ContextPolicy::NestSummary,
+            "none" => ContextPolicy::None,
+            _ => {
+                if let Some(n) = inner("last_n(") {
+                    ContextPolicy::LastN(n.parse().ok()?)
+                } else if let Some(f) = inner("fields(") {
+                    let names: Vec<&str> = f.split(',').map(str::trim).filter(|n| !n.is_empty()).collect();
+                    if names.is_empty() {
+                        return None;
+                    }
+                    ContextPolicy::Fields(
+                        names
+                            .into_iter()
+                            .map(|n| FieldSpec {
+                                name: n.to_owned(),
+                                ty: default_field_type(),
+                                description: String::new(),
+                            })
+                            .collect(),
+                    )
+                } else if let Some(name) = inner("custom(") {
+                    ContextPolicy::Custom(name.to_owned())
+                } else {
+                    return None;
+                }
+            }
+        })
+    }
 }
 
 /// The config form: a word or a one-key map (public only for the TypeScript bindings).

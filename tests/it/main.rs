@@ -25,3 +25,4 @@ mod serve;
 mod snapshots;
 mod store;
 mod timing;
+mod whatif;

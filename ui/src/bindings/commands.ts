@@ -39,6 +39,7 @@ import type { Topology } from "./Topology";
 import type { TransferArgs } from "./TransferArgs";
 import type { TransferView } from "./TransferView";
 import type { UploadArgs } from "./UploadArgs";
+import type { WhatIf } from "./WhatIf";
 import type { WriteTextArgs } from "./WriteTextArgs";
 
 /** Every command: its arguments and its result. */
@@ -81,6 +82,8 @@ export interface Commands {
   step_view: { args: StepArgs; result: StepView };
   /** One transfer of a saved run. */
   transfer_view: { args: TransferArgs; result: TransferView };
+  /** Every context policy at one handoff of a saved run: what the receiver would get (no model call). */
+  what_if: { args: TransferArgs; result: WhatIf };
   /** Steps of the transfers where a pinned fact was lost. */
   fact_lost_steps: { args: FactArgs; result: Array<number> };
   /** Deletes a saved run. */
@@ -130,6 +133,7 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   "run_overview",
   "step_view",
   "transfer_view",
+  "what_if",
   "fact_lost_steps",
   "delete_run",
   "import_trace",

@@ -189,6 +189,11 @@ export function createMockPlatform(fixtures: Record<string, Topology> = FIXTURES
       log("lint_topology", {});
       return mockLint(normalizeTopology(topology));
     },
+    async what_if({ run_id, index }) {
+      log("what_if", { run_id, index });
+      // The policies' effects are the Rust core's (src/whatif.rs); the mock has no stand-in.
+      throw new PlatformError("api.args", "what-if needs the Baton backend (the mock platform has none)");
+    },
     async fact_flow() {
       log("fact_flow", {});
       // The Rust core's analysis (src/lint/flow.rs) has no stand-in here: no chips in the mock.
