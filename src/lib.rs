@@ -8,6 +8,7 @@ pub mod context;
 pub mod engine;
 pub mod error;
 pub mod export;
+pub mod fork;
 pub mod import;
 pub mod import_code;
 pub mod lint;

@@ -166,6 +166,8 @@ commands! {
     step_view(StepArgs) -> StepView;
     /// One transfer of a saved run.
     transfer_view(TransferArgs) -> TransferView;
+    /// Forks a saved run at a step with changes, re-runs it under the replay provider and saves it.
+    fork_run(super::ForkArgs) -> super::ForkedRun;
     /// Every context policy at one handoff of a saved run: what the receiver would get (no model call).
     what_if(TransferArgs) -> crate::whatif::WhatIf;
     /// Steps of the transfers where a pinned fact was lost.

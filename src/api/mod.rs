@@ -9,6 +9,7 @@ mod code;
 pub mod commands;
 mod designer;
 mod files;
+mod forking;
 mod importing;
 mod live;
 mod runs;
@@ -23,6 +24,7 @@ pub use designer::{
     open_topology,
 };
 pub use files::{FileAccess, FileEntry};
+pub use forking::{ForkArgs, ForkedRun};
 pub use importing::{ImportArgs, ImportHow, ImportProgress, ImportedRun, UploadArgs};
 pub use live::{LiveEvent, LiveRun};
 pub use runs::{

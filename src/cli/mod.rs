@@ -6,7 +6,9 @@
 
 mod args;
 mod collect;
+mod diff;
 mod export;
+mod fork;
 mod import_code;
 mod lint;
 mod print;
@@ -61,6 +63,10 @@ enum Command {
     Trace(trace::Cmd),
     /// Every context policy at one handoff of a run: what the receiver would get (no model call).
     Whatif(whatif::Args),
+    /// Re-run a recorded run from a step with a policy, model, instructions or context changed.
+    Fork(fork::Args),
+    /// Two runs lined up by transfer (from, to, occurrence), with the first divergence named.
+    Diff(diff::Args),
 }
 
 /// What a command returns: its exit code, or the error to report.
@@ -84,6 +90,8 @@ pub fn main() -> i32 {
         Command::Run(a) => run::run(a),
         Command::Trace(c) => trace::run(c),
         Command::Whatif(a) => whatif::run(a),
+        Command::Fork(a) => fork::run(a),
+        Command::Diff(a) => diff::run(a),
         Command::Runs(c) => runs::run(c),
         Command::Serve(a) => serve::run(a),
         Command::Collect(a) => collect::run(a),

@@ -4,6 +4,7 @@
 
 mod events;
 mod gate;
+pub mod replay;
 mod runner;
 mod tools;
 pub use tools::{input_type_name, system_prompt, tools_for};
@@ -59,6 +60,20 @@ pub struct RunOptions {
     pub mock_delay: Option<std::time::Duration>,
     /// Label of the provider per agent id, recorded in the trace.
     pub providers: std::collections::BTreeMap<String, String>,
+    /// A fork's change to the context at one step (items dropped or restored).
+    pub edit: Option<ContextEdit>,
+}
+
+/// A change to what the agent acting at step `at` sees: at a transfer, the receiver's history
+/// right after the policy (so the transfer's fact checks see it); at a model call, the history
+/// before the call.
+#[derive(Debug, Clone, Default)]
+pub struct ContextEdit {
+    pub at: u32,
+    /// Items taken out of the history.
+    pub drop: Vec<crate::context::ItemId>,
+    /// Pinned facts put back, as their own items (at the end of the history).
+    pub restore: Vec<String>,
 }
 
 /// Runs a topology's scenario with the given models.

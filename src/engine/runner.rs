@@ -135,6 +135,24 @@ impl<'t> Runner<'t> {
         }
     }
 
+    /// A fork's context edit, once, when the step it names comes next.
+    fn apply_edit(&mut self, hist: &mut History) {
+        let due = self.opts.edit.as_ref().is_some_and(|e| e.at as usize == self.steps.len());
+        let Some(edit) = due.then(|| self.opts.edit.take()).flatten() else { return };
+        hist.items.retain(|id| !edit.drop.contains(id));
+        hist.input_len = hist.input_len.min(hist.items.len());
+        for fact in &edit.restore {
+            let Some(f) = self.topo.facts.iter().find(|f| &f.id == fact).cloned() else { continue };
+            let holder = f.holders.first().cloned().unwrap_or_default();
+            let id = self.add(
+                ItemKind::PinnedFact,
+                &holder,
+                NewItem { text: f.text.clone(), fact: Some(f.id.clone()), ..Default::default() },
+            );
+            hist.push(id);
+        }
+    }
+
     fn elapsed_us(&self) -> i64 {
         self.t0.elapsed().as_micros() as i64
     }
@@ -224,6 +242,7 @@ impl<'t> Runner<'t> {
             usage: self.usage,
             items: self.store,
             source: None,
+            fork: None,
         }
     }
 
@@ -266,6 +285,7 @@ impl<'t> Runner<'t> {
                     let reason = format!("agent '{}' does not exist", f.owner);
                     return (f, End::Failed(reason));
                 };
+                self.apply_edit(&mut f.hist);
                 let context = visible(&f);
                 let call_start = self.elapsed_us();
                 let result = match self.models.model_for(agent) {
@@ -547,7 +567,8 @@ impl<'t> Runner<'t> {
         let from_name = self.name(&from);
         let ctx = TransferCtx { sender_id: &from, sender_name: &from_name, call, turn: self.turn };
         let before = self.store.len();
-        let hist = apply_policy(&mut self.store, &policy, &f.hist, new_start, &ctx);
+        let mut hist = apply_policy(&mut self.store, &policy, &f.hist, new_start, &ctx);
+        self.apply_edit(&mut hist);
         if self.opts.sink.is_some() {
             let made: Vec<Item> =
                 self.store.iter().enumerate().filter(|(i, _)| *i >= before).map(|(_, it)| it.clone()).collect();

@@ -780,6 +780,7 @@ pub fn reconstruct(run: &RecordedRun, format: &str, file: &str, overlay: Option<
         usage: b.usage,
         items: b.store,
         source: Some(source),
+        fork: None,
     };
     (trace, topology)
 }

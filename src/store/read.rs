@@ -46,6 +46,14 @@ pub struct RunSummary {
     pub source: Option<serde_json::Value>,
     /// Baton's own run, an imported trace, or a captured one.
     pub origin: super::RunOrigin,
+    /// For a fork: the run it was forked from.
+    #[serde(default)]
+    #[ts(optional = nullable)]
+    pub parent: Option<String>,
+    /// For a fork: the step of the parent it forked at.
+    #[serde(default)]
+    #[ts(optional = nullable)]
+    pub forked_at: Option<u32>,
 }
 
 /// A run's timeline without contexts: what the debugger loads when it opens a run.
@@ -109,11 +117,13 @@ pub(super) fn summary(row: &AnyRow) -> Result<RunSummary, StoreError> {
         providers: serde_json::from_str(&providers).unwrap_or_default(),
         origin: super::RunOrigin::of(source.as_ref()),
         source,
+        parent: row.try_get("parent_run")?,
+        forked_at: row.try_get::<Option<i64>, _>("fork_step")?.map(|n| n as u32),
     })
 }
 
 pub(super) const RUN_COLUMNS: &str = "id, topology, scenario, started_at, ended_at, status, reason, owner, final_output, guard, \
-     input_tokens, output_tokens, step_count, transfer_count, lost_facts, providers, source";
+     input_tokens, output_tokens, step_count, transfer_count, lost_facts, providers, source, parent_run, fork_step, fork";
 
 fn ids(bytes: Vec<u8>) -> Result<Vec<ItemId>, StoreError> {
     decode_ids(&bytes)
@@ -544,6 +554,11 @@ impl Reader<'_> {
             usage: Usage { input_tokens: s.input_tokens, output_tokens: s.output_tokens },
             items,
             source: s.source,
+            fork: sqlx::query_scalar::<_, Option<String>>("SELECT fork FROM runs WHERE id = $1")
+                .bind(run.to_owned())
+                .fetch_one(&mut *self.c)
+                .await?
+                .and_then(|f| serde_json::from_str(&f).ok()),
         })
     }
 }

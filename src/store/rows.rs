@@ -119,8 +119,8 @@ impl Rows {
             runs: Table::new(
                 "INSERT INTO runs (id, topology_hash, topology, scenario, providers, started_at, ended_at, status, \
                  reason, owner, final_output, guard, input_tokens, output_tokens, step_count, transfer_count, \
-                 lost_facts, pid, host, source)",
-                20,
+                 lost_facts, pid, host, source, parent_run, fork_step, fork)",
+                23,
                 "",
             ),
             items: Table::new("INSERT INTO items (id, body)", 2, " ON CONFLICT (id) DO NOTHING"),
@@ -261,6 +261,9 @@ impl Rows {
             Val::OptInt(Some(std::process::id() as i64)),
             Val::OptText(Some(self.host.clone())),
             Val::OptText(trace.source.as_ref().map(|s| s.to_string())),
+            Val::OptText(trace.fork.as_ref().map(|f| f.parent.clone()).filter(|p| !p.is_empty())),
+            Val::OptInt(trace.fork.as_ref().map(|f| i64::from(f.at))),
+            Val::OptText(trace.fork.as_ref().map(|f| serde_json::to_string(f).expect("serializes"))),
         ]);
     }
 

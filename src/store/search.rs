@@ -56,6 +56,10 @@ pub struct RunQuery {
     #[serde(default)]
     #[ts(optional)]
     pub until: Option<String>,
+    /// Forks of this run (its direct children in the lineage).
+    #[serde(default)]
+    #[ts(optional)]
+    pub parent: Option<String>,
     /// Text in the run's id, topology, scenario, answer or source file (any case).
     #[serde(default)]
     #[ts(optional)]
@@ -103,6 +107,9 @@ impl Reader<'_> {
         };
         if let Some(t) = &q.topology {
             bind(&mut conds, "topology = ?", t.clone());
+        }
+        if let Some(p) = &q.parent {
+            bind(&mut conds, "parent_run = ?", p.clone());
         }
         if let Some(s) = q.status {
             bind(&mut conds, "status = ?", s.as_str().to_owned());

@@ -144,6 +144,16 @@ impl Store {
         }
         drop(sink);
         rec.finish().await?;
+        if let Some(f) = &trace.fork {
+            sqlx::query("UPDATE runs SET parent_run = $1, fork_step = $2, fork = $3 WHERE id = $4")
+                .bind(Some(f.parent.clone()).filter(|p| !p.is_empty()))
+                .bind(i64::from(f.at))
+                .bind(serde_json::to_string(f).expect("serializes"))
+                .bind(run_id.clone())
+                .execute(self.pool())
+                .await
+                .map_err(|e| self.locate(e.into()))?;
+        }
         Ok(run_id)
     }
 }

@@ -1,11 +1,13 @@
 //! The native trace: every step of a run, every transfer with its diff and fact checks, the
 //! outcome, and the items they reference (stored once, by id). JSON with `"version": 1`.
 
+mod align;
 mod brief;
 mod otlp_export;
 mod timeline;
 
 use crate::error::{ApiError, ErrorCode};
+pub use align::{AlignedTransfer, RunDiff, diff_runs};
 pub use brief::{StepBrief, TransferBrief};
 pub use otlp_export::to_otlp;
 pub use timeline::render_timeline;
@@ -228,6 +230,9 @@ pub struct Trace {
     /// Where the trace came from when imported (`openai-agents`, `otlp`, `adk`), with notes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<serde_json::Value>,
+    /// For a fork: its parent run, the step it forked at, what changed and where it diverged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fork: Option<crate::fork::ForkInfo>,
 }
 
 impl Trace {

@@ -11,6 +11,7 @@ mod config;
 mod engine;
 mod export_python;
 mod fidelity;
+mod fork;
 mod import;
 mod import_code;
 mod import_fixtures;

@@ -18,4 +18,12 @@ source: JsonValue | null,
 /**
  * Baton's own run, an imported trace, or a captured one.
  */
-origin: RunOrigin, };
+origin: RunOrigin, 
+/**
+ * For a fork: the run it was forked from.
+ */
+parent?: string | null, 
+/**
+ * For a fork: the step of the parent it forked at.
+ */
+forked_at?: number | null, };

@@ -10,6 +10,8 @@ import type { ExportArgs } from "./ExportArgs";
 import type { FactArgs } from "./FactArgs";
 import type { FileEntry } from "./FileEntry";
 import type { Finding } from "./Finding";
+import type { ForkArgs } from "./ForkArgs";
+import type { ForkedRun } from "./ForkedRun";
 import type { ImportArgs } from "./ImportArgs";
 import type { ImportCodeArgs } from "./ImportCodeArgs";
 import type { ImportedCode } from "./ImportedCode";
@@ -82,6 +84,8 @@ export interface Commands {
   step_view: { args: StepArgs; result: StepView };
   /** One transfer of a saved run. */
   transfer_view: { args: TransferArgs; result: TransferView };
+  /** Forks a saved run at a step with changes, re-runs it under the replay provider and saves it. */
+  fork_run: { args: ForkArgs; result: ForkedRun };
   /** Every context policy at one handoff of a saved run: what the receiver would get (no model call). */
   what_if: { args: TransferArgs; result: WhatIf };
   /** Steps of the transfers where a pinned fact was lost. */
@@ -133,6 +137,7 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   "run_overview",
   "step_view",
   "transfer_view",
+  "fork_run",
   "what_if",
   "fact_lost_steps",
   "delete_run",

@@ -207,6 +207,7 @@ export function createMockRuns(recorded: Record<string, RecordedRun> = RECORDED_
       const all = [...runs.values()].map((r) => ({ ...clone(r.summary), origin: originOf(r.summary) }));
       const hits = all
         .filter((s) => !q.topology || s.topology === q.topology)
+        .filter((s) => !q.parent || s.parent === q.parent)
         .filter((s) => !q.origin || s.origin === q.origin)
         .filter((s) => !q.status || s.outcome.status === q.status)
         .filter((s) => q.lost == null || (q.lost ? s.lost_facts > 0 : s.lost_facts === 0))

@@ -189,6 +189,11 @@ export function createMockPlatform(fixtures: Record<string, Topology> = FIXTURES
       log("lint_topology", {});
       return mockLint(normalizeTopology(topology));
     },
+    async fork_run({ run_id, fork }) {
+      log("fork_run", { run_id, at: fork.at });
+      // Forks re-run under the Rust core's replay provider (src/fork.rs); the mock has none.
+      throw new PlatformError("api.args", "forking needs the Baton backend (the mock platform has none)");
+    },
     async what_if({ run_id, index }) {
       log("what_if", { run_id, index });
       // The policies' effects are the Rust core's (src/whatif.rs); the mock has no stand-in.
