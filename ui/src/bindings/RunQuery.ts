@@ -23,6 +23,10 @@ since?: string,
  */
 until?: string, 
 /**
+ * Forks of this run (its direct children in the lineage).
+ */
+parent?: string, 
+/**
  * Text in the run's id, topology, scenario, answer or source file (any case).
  */
 search?: string, 
