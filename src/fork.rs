@@ -35,7 +35,7 @@ pub struct ForkSpec {
     /// Edge id → policy label (`full`, `none`, `last_n(3)`, `fields(a,b)`…).
     #[serde(default)]
     pub policies: std::collections::BTreeMap<String, String>,
-    /// Agent id → `PROVIDER:MODEL` (`openai:gpt-4o`, `mock:mock`).
+    /// Agent id → `PROVIDER:MODEL[@BASE_URL]` (`openai:gpt-4o`, `openai-compatible:qwen@http://127.0.0.1:8080/v1`).
     #[serde(default)]
     pub models: std::collections::BTreeMap<String, String>,
     /// Agent id → new instructions.
@@ -86,8 +86,13 @@ impl crate::error::Coded for ForkError {
     }
 }
 
+/// `PROVIDER:MODEL`, optionally `@BASE_URL` (an OpenAI-compatible server's address).
 fn model_ref(spec: &str) -> Result<ModelRef, ForkError> {
-    let (p, name) = spec.split_once(':').ok_or_else(|| {
+    let (model, base_url) = match spec.split_once('@') {
+        Some((m, url)) => (m, Some(url.trim().to_owned())),
+        None => (spec, None),
+    };
+    let (p, name) = model.split_once(':').ok_or_else(|| {
         ForkError::Bad(format!("model '{spec}': write PROVIDER:MODEL, e.g. openai:gpt-4o or openai-compatible:qwen"))
     })?;
     let provider: Provider = serde_json::from_value(serde_json::Value::String(p.trim().to_owned())).map_err(|_| {
@@ -97,6 +102,7 @@ fn model_ref(spec: &str) -> Result<ModelRef, ForkError> {
     })?;
     let mut m = ModelRef::with_provider(provider);
     m.name = name.trim().to_owned();
+    m.base_url = base_url;
     Ok(m)
 }
 

@@ -17,7 +17,7 @@ pub struct Args {
     /// EDGE=POLICY: a policy for an edge (full, remove_tools, nest_summary, none, last_n(N), fields(a,b)).
     #[arg(long = "policy", value_name = "EDGE=POLICY")]
     policies: Vec<String>,
-    /// AGENT=PROVIDER:MODEL: another model for an agent.
+    /// AGENT=PROVIDER:MODEL[@BASE_URL]: another model for an agent.
     #[arg(long = "model", value_name = "AGENT=PROVIDER:MODEL")]
     models: Vec<String>,
     /// AGENT=TEXT: new instructions for an agent.

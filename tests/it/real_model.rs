@@ -57,3 +57,41 @@ fn support_triage_on_a_real_small_model() {
     );
     assert_eq!(trace.providers["billing"], "openai-compatible:smollm2");
 }
+
+/// A fork of an imported Agents SDK trace (a real SDK run with a fake model: Triage hands off to
+/// Billing) with every agent moved to the real small model: the replay leaves the recording at
+/// the first call, llama.cpp answers the rest, and the fork ends with a reason.
+#[test]
+fn a_fork_of_an_imported_trace_runs_on_the_real_small_model() {
+    let base = llama_url();
+    let mut traces = vec![];
+    baton::import::import_file(
+        &root().join("tests/import/fixtures/openai_agents_handoff.jsonl"),
+        None,
+        None,
+        None,
+        &mut |t, _| {
+            traces.push(t);
+            Ok(())
+        },
+    )
+    .unwrap();
+    let trace = &traces[0];
+    let agents: Vec<String> = trace.definition.as_ref().unwrap().agents.iter().map(|a| a.id.clone()).collect();
+    let spec = baton::fork::ForkSpec {
+        at: 0,
+        models: agents.iter().map(|a| (a.clone(), format!("openai-compatible:smollm2@{base}"))).collect(),
+        max_turns: Some(3),
+        then: baton::fork::Then::Live,
+        ..Default::default()
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let f = rt.block_on(baton::fork::fork(trace, "", &spec, RunOptions::default())).unwrap();
+    let d = f.fork.as_ref().unwrap().divergence.clone().expect("the changed model leaves the recording");
+    assert_eq!(d.call, 1);
+    assert!(d.reason.contains("model was changed"), "{}", d.reason);
+    assert!(f.steps.iter().any(|s| s.kind == StepKind::ModelCall && s.exchange.is_some()), "llama.cpp answered");
+    assert_ne!(f.outcome.status, OutcomeStatus::Running);
+    assert!(!f.outcome.reason.is_empty());
+    assert!(f.providers.values().all(|p| p == "openai-compatible:smollm2"), "{:?}", f.providers);
+}
