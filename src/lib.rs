@@ -16,6 +16,7 @@ pub mod providers;
 pub mod refactor;
 pub mod serve;
 pub mod store;
+pub mod suspects;
 pub mod topology;
 pub mod trace;
 pub mod whatif;

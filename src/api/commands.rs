@@ -168,6 +168,8 @@ commands! {
     transfer_view(TransferArgs) -> TransferView;
     /// Forks a saved run at a step with changes, re-runs it under the replay provider and saves it.
     fork_run(super::ForkArgs) -> super::ForkedRun;
+    /// What did not reach each transfer's receiver, ranked by evidence that it mattered, and the verdict.
+    suspects(RunIdArgs) -> crate::suspects::SuspectReport;
     /// Every context policy at one handoff of a saved run: what the receiver would get (no model call).
     what_if(TransferArgs) -> crate::whatif::WhatIf;
     /// Steps of the transfers where a pinned fact was lost.

@@ -14,6 +14,7 @@ mod importing;
 mod live;
 mod runs;
 mod settings;
+mod suspecting;
 mod whatif;
 
 pub use crate::error::{ApiError, Category, ErrorCode};

@@ -17,6 +17,7 @@ mod refactor;
 mod run;
 mod runs;
 mod serve;
+mod suspects;
 mod trace;
 mod validate;
 mod whatif;
@@ -67,6 +68,8 @@ enum Command {
     Fork(fork::Args),
     /// Two runs lined up by transfer (from, to, occurrence), with the first divergence named.
     Diff(diff::Args),
+    /// What did not reach each transfer's receiver, ranked by evidence that it mattered; the verdict.
+    Suspects(suspects::Args),
 }
 
 /// What a command returns: its exit code, or the error to report.
@@ -92,6 +95,7 @@ pub fn main() -> i32 {
         Command::Whatif(a) => whatif::run(a),
         Command::Fork(a) => fork::run(a),
         Command::Diff(a) => diff::run(a),
+        Command::Suspects(a) => suspects::run(a),
         Command::Runs(c) => runs::run(c),
         Command::Serve(a) => serve::run(a),
         Command::Collect(a) => collect::run(a),

@@ -13,7 +13,10 @@ pub fn json<T: serde::Serialize>(v: &T) -> String {
 /// A trace as a timeline, or as native JSON.
 pub fn trace(t: &Trace, format: OutFormat) {
     match format {
-        OutFormat::Text => print!("{}", render_timeline(t)),
+        OutFormat::Text => {
+            print!("{}", render_timeline(t));
+            print!("{}", super::suspects::render_verdict(&baton::suspects::suspects(t)));
+        }
         OutFormat::Json => println!("{}", json(t)),
     }
 }

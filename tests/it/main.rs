@@ -25,5 +25,6 @@ mod runs_home;
 mod serve;
 mod snapshots;
 mod store;
+mod suspects;
 mod timing;
 mod whatif;

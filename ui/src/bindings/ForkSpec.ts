@@ -14,7 +14,7 @@ at: number,
  */
 policies: { [key in string]: string }, 
 /**
- * Agent id → `PROVIDER:MODEL` (`openai:gpt-4o`, `mock:mock`).
+ * Agent id → `PROVIDER:MODEL[@BASE_URL]` (`openai:gpt-4o`, `openai-compatible:qwen@http://127.0.0.1:8080/v1`).
  */
 models: { [key in string]: string }, 
 /**

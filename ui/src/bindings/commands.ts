@@ -37,6 +37,7 @@ import type { StartRunArgs } from "./StartRunArgs";
 import type { StartedRun } from "./StartedRun";
 import type { StepArgs } from "./StepArgs";
 import type { StepView } from "./StepView";
+import type { SuspectReport } from "./SuspectReport";
 import type { Topology } from "./Topology";
 import type { TransferArgs } from "./TransferArgs";
 import type { TransferView } from "./TransferView";
@@ -86,6 +87,8 @@ export interface Commands {
   transfer_view: { args: TransferArgs; result: TransferView };
   /** Forks a saved run at a step with changes, re-runs it under the replay provider and saves it. */
   fork_run: { args: ForkArgs; result: ForkedRun };
+  /** What did not reach each transfer's receiver, ranked by evidence that it mattered, and the verdict. */
+  suspects: { args: RunIdArgs; result: SuspectReport };
   /** Every context policy at one handoff of a saved run: what the receiver would get (no model call). */
   what_if: { args: TransferArgs; result: WhatIf };
   /** Steps of the transfers where a pinned fact was lost. */
@@ -138,6 +141,7 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   "step_view",
   "transfer_view",
   "fork_run",
+  "suspects",
   "what_if",
   "fact_lost_steps",
   "delete_run",

@@ -194,6 +194,11 @@ export function createMockPlatform(fixtures: Record<string, Topology> = FIXTURES
       // Forks re-run under the Rust core's replay provider (src/fork.rs); the mock has none.
       throw new PlatformError("api.args", "forking needs the Baton backend (the mock platform has none)");
     },
+    async suspects({ run_id }) {
+      log("suspects", { run_id });
+      // The evidence is read by the Rust core (src/suspects.rs); the mock has none.
+      throw new PlatformError("api.args", "suspects need the Baton backend (the mock platform has none)");
+    },
     async what_if({ run_id, index }) {
       log("what_if", { run_id, index });
       // The policies' effects are the Rust core's (src/whatif.rs); the mock has no stand-in.

@@ -1,0 +1,84 @@
+//! Suspects and the verdict on the examples, with no pinned fact to help: ticket-reopen without
+//! its fact must still point at the flag-and-rollout item at resolution → verification and name
+//! that transfer; the supervisor version (the owner keeps everything) raises no high suspect; a
+//! run that ends well gets no verdict. Expectations read from the example files.
+
+use crate::common::{baton, example, stdout};
+use baton::engine::{RunOptions, run_mock};
+use baton::suspects::{Confidence, suspects};
+use baton::trace::Trace;
+
+fn run(t: &baton::topology::Topology) -> Trace {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(run_mock(t, RunOptions::default()))
+        .unwrap()
+}
+
+#[test]
+fn without_its_pinned_fact_ticket_reopen_still_points_at_the_flag_and_rollout() {
+    let mut t = baton::config::load(&example("ticket-reopen.yaml")).unwrap();
+    t.facts.clear();
+    let trace = run(&t);
+    // Verification reopens the ticket (its script's rule for a flag that "is off").
+    assert!(trace.outcome.final_output.as_deref().unwrap().starts_with("Reopened ticket 4812"));
+    let r = suspects(&trace);
+    let at = r.transfers.iter().find(|x| x.from == "resolution" && x.to == "verification").unwrap();
+    let top = &at.suspects[0];
+    assert!(top.text.contains("FIX_4812") && top.text.contains("rollout"), "{top:?}");
+    assert_eq!(top.confidence, Confidence::High);
+    assert!(top.evidence.iter().any(|e| e.text.contains("FIX_4812 (step 7")), "{:?}", top.evidence);
+    assert!(top.evidence.iter().any(|e| e.text.contains("'resolved'")), "{:?}", top.evidence);
+    // The verdict names that transfer, because the run reverses its result (a reopen).
+    assert_eq!(r.verdict.transfer, Some(at.transfer));
+    assert!(r.verdict.bad.as_deref().unwrap().contains("reopen"), "{:?}", r.verdict.bad);
+    // At Triage's handoff nothing of weight was lost.
+    let first = r.transfers.iter().find(|x| x.from == "triage").unwrap();
+    assert!(first.suspects.iter().all(|s| s.confidence == Confidence::Low), "{:?}", first.suspects);
+}
+
+#[test]
+fn the_supervisor_version_raises_no_high_suspect_and_a_good_run_no_verdict() {
+    let trace = run(&baton::config::load(&example("ticket-supervisor.yaml")).unwrap());
+    let r = suspects(&trace);
+    assert!(!r.transfers.is_empty());
+    for t in &r.transfers {
+        assert!(
+            t.suspects.iter().all(|s| s.confidence < Confidence::High),
+            "transfer {}: {:?}",
+            t.transfer,
+            t.suspects
+        );
+    }
+    assert_eq!(r.verdict.bad, None, "{:?}", r.verdict);
+    let triage = run(&baton::config::load(&example("support-triage.yaml")).unwrap());
+    assert_eq!(suspects(&triage).verdict.bad, None);
+    // handoff-loop escalates (ends badly) but lost nothing of weight: no cause is made up.
+    let lp = suspects(&run(&baton::config::load(&example("handoff-loop.yaml")).unwrap()));
+    assert!(lp.verdict.bad.is_some());
+    assert_eq!(lp.verdict.text, "no transfer-related cause found");
+}
+
+#[test]
+fn the_cli_prints_suspects_and_the_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("run.json");
+    let mut t = baton::config::load(&example("ticket-reopen.yaml")).unwrap();
+    t.facts.clear();
+    std::fs::write(&file, serde_json::to_string(&run(&t)).unwrap()).unwrap();
+    let out = baton(&["suspects", file.to_str().unwrap(), "--transfer", "1", "--format", "json"]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v[0]["transfers"].as_array().unwrap().len(), 1);
+    assert_eq!(v[0]["verdict"]["transfer"], 1);
+    let out = baton(&["run", example("ticket-reopen.yaml").to_str().unwrap()]);
+    assert!(
+        stdout(&out).contains("verdict: most likely cause: transfer 1 (resolution → verification)"),
+        "{}",
+        stdout(&out)
+    );
+    let out = baton(&["suspects", file.to_str().unwrap(), "--transfer", "9"]);
+    assert!(!out.status.success());
+}
