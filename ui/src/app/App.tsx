@@ -31,6 +31,9 @@ import { PlatformProvider } from "./platform-context";
 import { StatusBar } from "./StatusBar";
 import { Toasts } from "./Toasts";
 import { Welcome } from "./Welcome";
+import { DropZone } from "./DropZone";
+import { RunsHome } from "../panels/RunsHome";
+import { useRunsHome } from "../store/runsHome";
 
 export function App({ platform }: { platform: Platform }) {
   return (
@@ -52,9 +55,10 @@ function Shell() {
   const debug = useDebugger((s) => s.mode === "debug");
   const dialog = useUi((s) => s.dialog);
   const compare = useUi((s) => s.compare);
+  const home = useRunsHome((s) => s.open);
   useLint();
   useShortcuts(commands, run);
-  useDebuggerKeys(run, debug, isModalOpen);
+  useDebuggerKeys(run, debug && !home, isModalOpen);
   useUnsavedGuard(commands);
   useSheetKeys();
   useRunUrl();
@@ -80,7 +84,9 @@ function Shell() {
     <div className={`app${debug ? " is-debug" : ""}`} data-testid="app" data-platform={commands.platform.kind} data-mode={debug ? "debug" : "design"}>
       <TopBar commands={commands} run={run} />
       <div className="workspace">
-        {debug ? (
+        {home ? (
+          <RunsHome run={run} />
+        ) : debug ? (
           <Debugger commands={run} onEditTopology={() => void commands.editRunTopology()} />
         ) : hasDoc ? (
           <>
@@ -106,6 +112,7 @@ function Shell() {
       <RefactorPreviewDialog />
       <ConfirmDialog />
       <PathPromptDialog />
+      <DropZone run={run} />
       <Toasts />
     </div>
   );

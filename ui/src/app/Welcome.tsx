@@ -1,8 +1,9 @@
-import { Clock, FileCode2, FilePlus2, FolderOpen, ScrollText } from "lucide-react";
+import { Clock, FileCode2, FilePlus2, FolderOpen, Rows3, ScrollText } from "lucide-react";
 import { useFileList } from "../hooks/queries";
 import { BatonMark } from "../topbar/brand";
 import { MOD } from "../topbar/keys";
 import { useUi } from "../store/ui";
+import { useRunsHome } from "../store/runsHome";
 import type { RunCommands } from "../commands/run";
 import type { Commands } from "../commands/designer";
 
@@ -36,6 +37,12 @@ export function Welcome({ commands, run }: { commands: Commands; run: RunCommand
             <ScrollText size={18} />
             <span>Open trace…</span>
             <kbd>{MOD}⇧O</kbd>
+          </button>
+        </div>
+        <div className="welcome-list">
+          <h4>Runs</h4>
+          <button className="welcome-file" data-testid="welcome-runs" onClick={() => useRunsHome.getState().show()}>
+            <Rows3 size={14} /> <span>All runs</span> <span className="file-path">Baton's own, imported and captured; or drop a trace file here</span>
           </button>
         </div>
         {recent.length > 0 && (

@@ -289,8 +289,8 @@ export function makeRunCommands(platform: Platform) {
       pump();
       return true;
     } catch (e) {
+      // The debugger shows why, with the ways out (debugger/RunOpenError.tsx): no toast as well.
       dbg().fail(message(e));
-      ui().notify("error", "Could not open the run", message(e));
       return false;
     } finally {
       ui().setBusy(null);

@@ -37,7 +37,12 @@ import { FactsPanel } from "./FactsPanel";
 import { useRunLookups } from "./lookups";
 import { useFollowRun, type FollowSource } from "./useFollowRun";
 import { Timeline } from "./Timeline";
+import { RunOpenError } from "./RunOpenError";
 import { TimelineFilter } from "./TimelineFilter";
+import { useForkCommands } from "../commands/fork";
+import { ForkDialog, ForkHereButton } from "./ForkDialog";
+import { Lineage } from "./Lineage";
+import { WhatIfView } from "./WhatIfView";
 
 /** The view for the cursor, or the last one shown while it loads (no flicker when stepping fast). */
 function useStepView(commands: RunCommands) {
@@ -64,16 +69,7 @@ export function Debugger({ commands, onEditTopology }: { commands: RunCommands; 
   const error = useDebugger((s) => s.error);
   const runId = useDebugger((s) => s.runId);
 
-  if (error) {
-    return (
-      <div className="debugger debugger-message" data-testid="debugger">
-        <AlertTriangle size={18} className="text-error" /> Could not open run {runId}: {error}
-        <button className="btn btn-secondary btn-sm" onClick={commands.exitDebugger}>
-          Back to the editor
-        </button>
-      </div>
-    );
-  }
+  if (error) return <RunOpenError commands={commands} runId={runId} error={error} />;
   if (loading || !overview) {
     return (
       <div className="debugger debugger-message" data-testid="debugger" data-loading="true">
@@ -94,6 +90,7 @@ function DebuggerBody({ commands, onEditTopology }: { commands: RunCommands; onE
   const lookups = useRunLookups();
   const { view, loading, error: stepError, retry } = useStepView(commands);
   const following = useFollowRun(commands);
+  const fork = useForkCommands(commands);
   const [canvasHeight, setCanvasHeight] = useState(() => Math.round(Math.max(180, window.innerHeight * 0.26)));
   const steps = overview.steps;
   const step = steps[cursor];
@@ -108,8 +105,10 @@ function DebuggerBody({ commands, onEditTopology }: { commands: RunCommands; onE
   const isTransfer = step?.transfer != null;
   const isCall = step?.kind === "model_call";
   const showDiff = isTransfer && detailTab === "diff" && view?.transfer && view.step.index === cursor;
+  const isHandoff = step?.kind === "handoff" && isTransfer;
+  const showWhatIf = isHandoff && detailTab === "whatif" && view?.transfer && view.step.index === cursor;
   // The tab shown: a step-bound tab falls back to the context on a step it does not fit.
-  const shown = showDiff ? "diff" : detailTab === "facts" || detailTab === "waterfall" ? detailTab : detailTab === "call" && isCall ? "call" : "context";
+  const shown = showDiff ? "diff" : showWhatIf ? "whatif" : detailTab === "facts" || detailTab === "waterfall" ? detailTab : detailTab === "call" && isCall ? "call" : "context";
   const tab = (id: typeof shown, label: string, opts: { disabled?: boolean; title?: string } = {}) => (
     <button
       role="tab"
@@ -178,6 +177,7 @@ function DebuggerBody({ commands, onEditTopology }: { commands: RunCommands; onE
         <section className="dbg-detail" data-testid="step-detail" data-step={view?.step.index ?? -1} data-loading={loading ? "true" : undefined}>
           <div className="detail-tabs" role="tablist">
             {tab("diff", "Transfer diff", { disabled: !isTransfer, title: isTransfer ? "The transfer's diff" : "Only transfer steps have a diff" })}
+            {tab("whatif", "What-if", { disabled: !isHandoff, title: isHandoff ? "Every context policy at this handoff: what the receiver would get (no model call)" : "Only handoffs have a what-if" })}
             {tab("context", "Context")}
             {tab("call", "Model call", { disabled: !isCall, title: isCall ? "The call's model, timing, tokens and recorded request and response" : "Only model-call steps have a call" })}
             {tab("facts", "Fact map", { title: "Each pinned fact at each transfer" })}
@@ -213,6 +213,8 @@ function DebuggerBody({ commands, onEditTopology }: { commands: RunCommands; onE
               </div>
             ) : shown === "call" && view.step.index === cursor ? (
               <ModelCallView view={view} brief={step} />
+            ) : showWhatIf && view.transfer ? (
+              <WhatIfView key={view.transfer.index} runId={overview.summary.id} view={view.transfer} lookups={lookups} fork={fork} />
             ) : showDiff && view.transfer ? (
               <DiffView key={view.transfer.index} view={view.transfer} lookups={lookups} />
             ) : (
@@ -226,7 +228,9 @@ function DebuggerBody({ commands, onEditTopology }: { commands: RunCommands; onE
         <StepCard lookups={lookups} />
         <FactsPanel lookups={lookups} onJump={commands.goTo} />
         <RunCard onEditTopology={onEditTopology} />
+        <Lineage commands={commands} fork={fork} lookups={lookups} />
       </aside>
+      <ForkDialog commands={commands} fork={fork} />
     </div>
   );
 }
@@ -320,6 +324,7 @@ function Transport({
       <button className="icon-btn" data-testid="step-last" aria-label="Last step (End)" title="Last step (End)" onClick={commands.end} disabled={cursor >= count - 1}>
         <SkipForward size={15} />
       </button>
+      <ForkHereButton />
       <Progress commands={commands} following={following} />
       <div className="transport-keys" aria-hidden="true">
         <kbd>←</kbd>

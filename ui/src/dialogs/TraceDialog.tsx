@@ -1,8 +1,11 @@
 // File → Open trace… where there is no native dialog (the browser): pick a JSON file the backend
-// lists, or type a path (JSON Lines files are not listed), then import it. The importer's error
-// (format, line or byte, what it expected) stays in the dialog so the path or format can be fixed.
-import { Activity, AlertOctagon, Loader2, Upload } from "lucide-react";
-import { useCallback, useId, useMemo, useState } from "react";
+// lists, or type a path (JSON Lines files are not listed), then import it; or choose any file on
+// this computer ("Choose a file…"), whose content is sent (`import_trace_upload`), wherever it is.
+// The importer's error (format, line or byte, what it expected) stays in the dialog so the path or
+// format can be fixed; a file imported before can be imported again.
+import "../styles/runs.css";
+import { Activity, AlertOctagon, FolderUp, Loader2, Upload } from "lucide-react";
+import { useCallback, useId, useMemo, useRef, useState } from "react";
 import type { Platform } from "../platform/types";
 import { TRACE_FORMATS, type TraceFormat } from "../platform/types";
 import { TRACE_LABELS } from "../platform/catalog";
@@ -10,6 +13,9 @@ import { useFileList } from "../hooks/queries";
 import { isTraceCandidate } from "../commands/open-file";
 import { windowText } from "../commands/messages";
 import type { RunCommands } from "../commands/run";
+import { useUploadCommands, type TraceFile } from "../commands/upload";
+import { toPlatformError } from "../platform/types";
+import { TRACE_ACCEPT } from "../run/upload";
 import { useUi } from "../store/ui";
 import { Modal } from "./Modal";
 
@@ -22,9 +28,25 @@ export function TraceDialog({ platform, run }: { platform: Platform; run: RunCom
   const [path, setPath] = useState("");
   const [format, setFormat] = useState<TraceFormat>("auto");
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ code: string; message: string } | null>(null);
+  const [error, setError] = useState<{ code: string; message: string; file?: TraceFile } | null>(null);
   const pathId = useId();
   const formatId = useId();
+  const upload = useUploadCommands(run);
+  const picker = useRef<HTMLInputElement>(null);
+
+  async function importChosen(file: TraceFile, again = false) {
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await upload.importFiles([file], { from: format, again });
+    } catch (e) {
+      const err = toPlatformError(e);
+      setError({ code: err.code, message: err.message, file });
+    } finally {
+      setBusy(false);
+    }
+  }
 
   async function importPath(p: string) {
     const target = p.trim();
@@ -90,6 +112,24 @@ export function TraceDialog({ platform, run }: { platform: Platform; run: RunCom
           </button>
         ))}
       </div>
+      <div className="trace-upload">
+        <input
+          ref={picker}
+          type="file"
+          accept={TRACE_ACCEPT}
+          hidden
+          data-testid="trace-upload-input"
+          onChange={(e) => {
+            const f = e.target.files?.[0];
+            e.target.value = ""; // the same file can be chosen again
+            if (f) void importChosen(f);
+          }}
+        />
+        <button className="btn btn-secondary btn-sm" data-testid="trace-upload" disabled={busy} onClick={() => picker.current?.click()}>
+          <FolderUp size={14} /> Choose a file…
+        </button>
+        <span className="muted small">Any trace file on this computer (.json, .jsonl, .txt), or drop one on the window.</span>
+      </div>
       <div className="trace-fields">
         <div className="field trace-path">
           <label className="field-label" htmlFor={pathId}>
@@ -131,6 +171,13 @@ export function TraceDialog({ platform, run }: { platform: Platform; run: RunCom
             <div className="trace-error-title">Could not import this file</div>
             <div className="trace-error-msg">{windowText(error.code, error.message)}</div>
             <div className="trace-error-code mono">{error.code}</div>
+            {error.file && error.code === "import.duplicate" && (
+              <div className="trace-error-actions">
+                <button className="btn btn-secondary btn-sm" data-testid="trace-import-again" disabled={busy} onClick={() => void importChosen(error.file as TraceFile, true)}>
+                  Import again
+                </button>
+              </div>
+            )}
           </div>
         </div>
       )}

@@ -1,21 +1,23 @@
 // The Runs tab: the saved runs of the open topology (by name), newest first. Open one in the
 // debugger, delete one, or pick two and compare their transfers. The Capture switch listens for
 // a running system's traces: while it is on, the runs saved from them (of any topology) are listed
-// first, as they arrive.
-import { Bug, Columns2, Pin, RefreshCw, Trash2 } from "lucide-react";
+// first, as they arrive. "All runs…" opens the Runs home (every run in the store). At narrow widths
+// the columns read least (duration, tokens, steps, transfers) give way; Open stays in view.
+import "../styles/runs.css";
+import { Bug, Columns2, RefreshCw, Rows3, Trash2 } from "lucide-react";
 import { useMemo, useState } from "react";
 import { useCapture } from "../hooks/useCapture";
 import { useQuery } from "../hooks/useQuery";
-import { OutcomeBadge } from "../run/badges";
 import type { RunCommands } from "../commands/run";
 import { CAPTURED_SCAN, capturedRuns } from "../run/capture";
 import { durationMs, formatDuration, formatTokens, formatWhen } from "../run/format";
-import { formatLabel, runSource } from "../run/source";
 import { num, type RunSummary } from "../run/types";
 import { useDesigner } from "../store/designer";
 import { useRun } from "../store/run";
 import { useUi } from "../store/ui";
+import { useRunsHome } from "../store/runsHome";
 import { CaptureBar, CaptureSwitch } from "./Capture";
+import { LostFacts, RunOutcome, RunSourceTag } from "./runCells";
 
 const COLUMNS = 10;
 
@@ -71,7 +73,10 @@ export function RunsPanel({ commands }: { commands: RunCommands }) {
         <div className="toolbar-divider" />
         <CaptureSwitch capture={capture} />
         <div className="spacer" />
-        <span className="muted small">{picked.length === 2 ? "2 runs picked" : "Pick two runs to compare their transfers"}</span>
+        <button className="btn btn-ghost btn-sm runs-all" data-testid="runs-all" onClick={() => useRunsHome.getState().show()} title="Every run in the store: of every topology, imported and captured">
+          <Rows3 size={13} /> All runs…
+        </button>
+        <span className="muted small runs-pick-hint">{picked.length === 2 ? "2 runs picked" : "Pick two runs to compare their transfers"}</span>
         <button
           className="btn btn-secondary btn-sm"
           data-testid="runs-compare"
@@ -104,14 +109,14 @@ export function RunsPanel({ commands }: { commands: RunCommands }) {
               <tr>
                 <th className="col-pick" aria-label="Pick to compare" />
                 <th>Outcome</th>
-                <th>{capturing ? "Scenario / trace" : "Scenario"}</th>
+                <th className="col-scenario">{capturing ? "Scenario / trace" : "Scenario"}</th>
                 <th>Started</th>
-                <th className="num">Duration</th>
-                <th className="num">Tokens</th>
-                <th className="num">Steps</th>
-                <th className="num">Transfers</th>
-                <th className="num">Lost facts</th>
-                <th aria-label="Actions" />
+                <th className="num col-duration">Duration</th>
+                <th className="num col-tokens">Tokens</th>
+                <th className="num col-steps">Steps</th>
+                <th className="num col-transfers">Transfers</th>
+                <th className="num col-lost">Lost facts</th>
+                <th className="col-actions" aria-label="Actions" />
               </tr>
             </thead>
             {capturing && (
@@ -173,19 +178,15 @@ function RunRow({
   showTopology: boolean;
 }) {
   const label = `Run of ${r.scenario} (${formatWhen(r.started_at)})`;
-  const src = runSource(r);
   return (
     <tr className={on ? "is-picked" : undefined} data-testid="run-row" data-run={r.id} data-status={r.outcome.status} onDoubleClick={() => void commands.openRun(r.id)}>
       <td className="col-pick">
         <input type="checkbox" checked={on} onChange={onPick} aria-label={`Pick ${label} to compare`} data-testid="run-pick" />
       </td>
       <td className="col-outcome">
-        <OutcomeBadge status={r.outcome.status} />
-        <span className="run-reason" title={r.outcome.reason}>
-          {r.outcome.reason}
-        </span>
+        <RunOutcome run={r} />
       </td>
-      <td>
+      <td className="col-scenario" title={showTopology ? undefined : r.scenario}>
         {showTopology ? (
           <span className="run-topology" data-testid="run-topology" title={`Topology: ${r.topology} · scenario: ${r.scenario}`}>
             {r.topology}
@@ -193,19 +194,15 @@ function RunRow({
         ) : (
           r.scenario
         )}
-        {src && (
-          <span className="run-imported" data-testid="run-imported" title={[`Imported from ${formatLabel(src.format)}`, src.file, ...src.notes].filter(Boolean).join("\n")}>
-            {src.format}
-          </span>
-        )}
+        <RunSourceTag run={r} />
       </td>
       <td title={r.started_at}>{formatWhen(r.started_at)}</td>
-      <td className="num">{formatDuration(durationMs(r.started_at, r.ended_at))}</td>
-      <td className="num">{formatTokens(num(r.input_tokens) + num(r.output_tokens))}</td>
-      <td className="num">{r.steps.toLocaleString()}</td>
-      <td className="num">{r.transfers}</td>
-      <td className={`num${r.lost_facts > 0 ? " lost" : ""}`}>
-        {r.lost_facts > 0 && <Pin size={11} />} {r.lost_facts}
+      <td className="num col-duration">{formatDuration(durationMs(r.started_at, r.ended_at))}</td>
+      <td className="num col-tokens">{formatTokens(num(r.input_tokens) + num(r.output_tokens))}</td>
+      <td className="num col-steps">{r.steps.toLocaleString()}</td>
+      <td className="num col-transfers">{r.transfers}</td>
+      <td className={`num col-lost${r.lost_facts > 0 ? " lost" : ""}`} data-testid="run-lost">
+        <LostFacts run={r} />
       </td>
       <td className="col-actions">
         <button className="btn btn-ghost btn-sm" data-testid="run-open" onClick={() => void commands.openRun(r.id)} title="Open in the debugger">

@@ -29,6 +29,7 @@ import { fileName } from "../recent";
 import { selectCanRedo, selectCanUndo, selectDirty, useDesigner } from "../store/designer";
 import { useUi } from "../store/ui";
 import { BatonMark } from "./brand";
+import { RunsHomeButton } from "./RunsHomeButton";
 import { MOD } from "./keys";
 
 
@@ -88,6 +89,7 @@ function SettingsButton({ commands }: { commands: Commands }) {
 function DebugTopBar({ commands, run }: { commands: Commands; run: RunCommands }) {
   const overview = useDebugger((s) => s.overview);
   const runId = useDebugger((s) => s.runId);
+  const error = useDebugger((s) => s.error);
   const s = overview?.summary;
   useEffect(() => {
     document.title = s ? `Run of ${s.topology} — Baton` : "Baton";
@@ -103,6 +105,7 @@ function DebugTopBar({ commands, run }: { commands: Commands; run: RunCommands }
         <ArrowLeft size={14} /> Back to editor <kbd>Esc</kbd>
       </button>
       <span className="debug-mode-pill">Debugging</span>
+      <RunsHomeButton />
       <div className="doc-title" data-testid="doc-title">
         {s ? (
           <>
@@ -112,6 +115,10 @@ function DebugTopBar({ commands, run }: { commands: Commands; run: RunCommands }
             </span>
             <OutcomeBadge status={s.outcome.status} />
           </>
+        ) : error ? (
+          <span className="text-error" data-testid="doc-title-error">
+            Run not opened
+          </span>
         ) : (
           <span className="busy">Opening run…</span>
         )}
@@ -158,6 +165,7 @@ function DesignTopBar({ commands, run }: { commands: Commands; run: RunCommands 
         </IconButton>
         <RecentMenu commands={commands} />
         <OpenTraceButton run={run} />
+        <RunsHomeButton />
         <IconButton testId="menu-import-code" label="Import from code…" onClick={commands.showImportCode}>
           <FileCode2 size={16} />
         </IconButton>

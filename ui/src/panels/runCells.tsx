@@ -1,0 +1,36 @@
+// The parts of a saved run's row that the Runs tab and the Runs home share: its outcome with the
+// reason (truncated, whole in the tooltip), where an imported run came from, its lost facts.
+import { Pin } from "lucide-react";
+import { OutcomeBadge } from "../run/badges";
+import { formatLabel, runSource } from "../run/source";
+import type { RunSummary } from "../run/types";
+
+export function RunOutcome({ run: r }: { run: RunSummary }) {
+  return (
+    <>
+      <OutcomeBadge status={r.outcome.status} />
+      <span className="run-reason" title={r.outcome.reason}>
+        {r.outcome.reason}
+      </span>
+    </>
+  );
+}
+
+/** The importer's format of an imported or captured run (nothing for Baton's own runs). */
+export function RunSourceTag({ run: r }: { run: RunSummary }) {
+  const src = runSource(r);
+  if (!src) return null;
+  return (
+    <span className="run-imported" data-testid="run-imported" title={[`Imported from ${formatLabel(src.format)}`, src.file, ...src.notes].filter(Boolean).join("\n")}>
+      {src.format}
+    </span>
+  );
+}
+
+export function LostFacts({ run: r }: { run: RunSummary }) {
+  return (
+    <span title={r.lost_facts > 0 ? `${r.lost_facts} pinned fact${r.lost_facts === 1 ? "" : "s"} lost at a transfer` : "No pinned fact lost"}>
+      {r.lost_facts > 0 && <Pin size={11} />} {r.lost_facts}
+    </span>
+  );
+}
