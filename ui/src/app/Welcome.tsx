@@ -42,7 +42,7 @@ export function Welcome({ commands, run }: { commands: Commands; run: RunCommand
         <div className="welcome-list">
           <h4>Runs</h4>
           <button className="welcome-file" data-testid="welcome-runs" onClick={() => useRunsHome.getState().show()}>
-            <Rows3 size={14} /> <span>All runs</span> <span className="file-path">Baton's own, imported and captured; or drop a trace file here</span>
+            <Rows3 size={14} /> <span>All runs</span> <span className="file-path">Baton's own, imported and captured</span>
           </button>
         </div>
         {recent.length > 0 && (
