@@ -63,6 +63,7 @@ bench: deps
 	$(CARGO) build --release --bin baton
 	$(CARGO) bench --bench import
 	$(CARGO) bench --bench collect
+	$(CARGO) bench --bench suspects
 
 # Fuzz every importer for FUZZ_SECONDS each (needs cargo-fuzz).
 FUZZ_SECONDS ?= 600
