@@ -7,6 +7,8 @@
 //    fact lost at resolution → verification; a screenshot of the real window.
 // C: the app started on a trace (OTLP JSON) imports it and opens the run in the debugger.
 // D: live capture: the Runs tab's Capture switch, a trace POSTed by the test, its handoff diff.
+// E: a trace file dropped on the real window opens in the debugger; the Runs home lists it beside
+//    a run of the open topology, filters them, and opens one.
 import assert from "node:assert/strict";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -171,6 +173,47 @@ describe("the desktop app", { timeout: 15 * 60_000 }, () => {
       assert.equal(await byId(b, "run-source").getAttribute("data-format"), "otlp");
       await byId(b, "next-transfer").click();
       await waitFor(b, '[data-testid="transfer-diff"][data-from="triage"][data-to="billing"]');
+    });
+  });
+
+  it("E: a dropped trace opens in the debugger; the Runs home lists every run, filters and opens them", { timeout: 6 * 60_000 }, async () => {
+    const dir = join(work, "e");
+    mkdirSync(dir);
+    const file = exampleCopy(dir, "ticket-reopen.yaml");
+    const handoff = readFileSync(join(REPO, "tests/import/fixtures/openai_agents_handoff.jsonl"), "utf8");
+    await withApp(file, "e", async (b) => {
+      await waitFor(b, '[data-testid="node-triage"]', START);
+      // One native run of the open topology.
+      await byId(b, "tab-run").click();
+      await byId(b, "run-start").waitForClickable({ timeout: STEP });
+      await byId(b, "run-start").click();
+      await waitFor(b, '[data-testid="run-status"][data-status="finished"]');
+      // The Agents SDK trace, dropped on the window as a file (the window lets page drops through).
+      await b.execute((text) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([text], "openai_agents_handoff.jsonl", { type: "application/json" }));
+        window.dispatchEvent(new DragEvent("dragenter", { dataTransfer: dt, bubbles: true }));
+        document.body.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+      }, handoff);
+      await waitFor(b, '[data-testid="app"][data-mode="debug"]');
+      await waitFor(b, '[data-testid="timeline-step"]');
+      // openai_agents_handoff.jsonl: Triage hands the conversation to Billing.
+      await byId(b, "next-transfer").click();
+      await waitFor(b, '[data-testid="transfer-diff"][data-from="triage"][data-to="billing"]');
+      // The Runs home: both runs, the imported one found by its origin.
+      await b.execute(() => document.querySelector('[data-testid="runs-home-toggle"]').click());
+      await waitFor(b, '[data-testid="runs-home"]');
+      await b.waitUntil(async () => (await byId(b, "runs-home-total").getAttribute("data-total")) === "2", { timeout: STEP, timeoutMsg: "two runs listed" });
+      const rows = await b.execute(() => [...document.querySelectorAll('[data-testid="runs-home-row"]')].map((r) => r.textContent));
+      assert.ok(rows.some((r) => /ticket-reopen/.test(r)), rows.join(" | "));
+      assert.ok(rows.some((r) => /handoff/i.test(r)), rows.join(" | "));
+      const search = await byId(b, "runs-home-search");
+      await search.setValue("ticket-reopen");
+      await b.waitUntil(async () => (await b.$$('[data-testid="runs-home-row"]')).length === 1, { timeout: STEP, timeoutMsg: "the search narrows to one run" });
+      await b.$('[data-testid="runs-home-row"] [data-testid="runs-home-open"]').click();
+      await waitFor(b, '[data-testid="app"][data-mode="debug"]');
+      await waitFor(b, '[data-testid="timeline-step"]');
+      assert.equal(await byId(b, "timeline").getAttribute("data-count"), "12");
     });
   });
 });
