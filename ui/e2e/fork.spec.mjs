@@ -148,6 +148,7 @@ describe("what-if, forks and lineage (browser, http adapter)", { skip: plan.skip
       assert.equal(await sel('[data-testid="compare-run"][data-side="B"]').getAttribute("data-run"), child);
       const answers = await sel('[data-testid="compare-answer"]').allInnerTexts();
       assert.ok(answers.some((a) => a.includes(REOPENED)) && answers.some((a) => a.includes(STAYS)), `answers: ${answers}`);
+      await page.waitForTimeout(200); // the dialog's fade-in, for the screenshot
       await shot(`fork-compare-${at}`);
       await page.keyboard.press("Escape");
       await byId("compare-view").waitFor({ state: "detached" });
