@@ -17,6 +17,7 @@ pub mod refactor;
 pub mod serve;
 pub mod store;
 pub mod suspects;
+pub mod testing;
 pub mod topology;
 pub mod trace;
 pub mod whatif;

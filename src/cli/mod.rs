@@ -18,6 +18,7 @@ mod run;
 mod runs;
 mod serve;
 mod suspects;
+mod test;
 mod trace;
 mod validate;
 mod whatif;
@@ -70,6 +71,8 @@ enum Command {
     Diff(diff::Args),
     /// What did not reach each transfer's receiver, ranked by evidence that it mattered; the verdict.
     Suspects(suspects::Args),
+    /// Run every scenario's `expect:` (mock by default); JUnit XML for CI; exit 1 on a failure.
+    Test(test::Args),
 }
 
 /// What a command returns: its exit code, or the error to report.
@@ -96,6 +99,7 @@ pub fn main() -> i32 {
         Command::Fork(a) => fork::run(a),
         Command::Diff(a) => diff::run(a),
         Command::Suspects(a) => suspects::run(a),
+        Command::Test(a) => test::run_cmd(a),
         Command::Runs(c) => runs::run(c),
         Command::Serve(a) => serve::run(a),
         Command::Collect(a) => collect::run(a),

@@ -97,13 +97,7 @@ pub async fn run_mock(t: &Topology, opts: RunOptions) -> Result<Trace, EngineErr
         Some(n) => t.scenario(Some(n)).cloned(),
         None => t.scenario(None).cloned(),
     };
-    let mut mock = MockModel::new(scenario.unwrap_or_else(|| crate::topology::Scenario {
-        name: String::new(),
-        description: String::new(),
-        history: vec![],
-        input: String::new(),
-        scripts: Default::default(),
-    }));
+    let mut mock = MockModel::new(scenario.unwrap_or_default());
     if let Some(d) = opts.mock_delay {
         mock = mock.with_delay(d);
     }

@@ -849,6 +849,7 @@ fn topology_of(run: &RecordedRun, b: &Builder<'_>, overlay: Option<&Topology>, i
             history: vec![],
             input: input.to_owned(),
             scripts: BTreeMap::new(),
+            expect: Default::default(),
         }],
         layout: BTreeMap::new(),
     };

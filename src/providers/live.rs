@@ -88,6 +88,7 @@ impl LiveModels {
             history: vec![],
             input: String::new(),
             scripts: Default::default(),
+            expect: Default::default(),
         }));
         Ok(LiveModels { models, mock, labels })
     }

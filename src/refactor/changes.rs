@@ -147,6 +147,23 @@ pub fn changes(before: &Topology, after: &Topology) -> Vec<Change> {
             Some(_) => {}
         }
     }
+    for s in &after.scenarios {
+        let Some(old) = before.scenarios.iter().find(|o| o.name == s.name) else { continue };
+        for (fact, at) in old.expect.fact_lost_at.iter().filter(|(f, _)| !s.expect.fact_lost_at.contains_key(*f)) {
+            say(
+                ChangeArea::Script,
+                format!("Scenario {}: no longer expects {fact} to be lost at {at} (that edge is gone)", s.name),
+            );
+        }
+        if old.expect.owner != s.expect.owner
+            && let Some(o) = &s.expect.owner
+        {
+            say(
+                ChangeArea::Script,
+                format!("Scenario {}: expects {} to own the conversation at the end", s.name, name(after, o)),
+            );
+        }
+    }
     for f in &after.facts {
         let old: BTreeSet<&String> =
             before.facts.iter().find(|g| g.id == f.id).map(|g| g.holders.iter().collect()).unwrap_or_default();

@@ -201,6 +201,13 @@ pub fn supervisor_refactor(t: &Topology, chain: Option<&[String]>) -> Result<(To
             },
         });
         s.scripts.insert(sup_id.clone(), rules);
+        // Expectations follow the new structure: a loss at a removed edge cannot happen any more,
+        // and the supervisor now owns what its workers used to end up owning.
+        let gone: Vec<String> = edges.iter().map(|e| format!("{}->{}", e.from, e.to)).collect();
+        s.expect.fact_lost_at.retain(|_, at| !gone.contains(at) && !chain_ids.contains(at));
+        if s.expect.owner.as_ref().is_some_and(|o| workers.iter().any(|(w, _)| w == o)) {
+            s.expect.owner = Some(sup_id.clone());
+        }
     }
     if let Some(pos) = t.layout.get(&head) {
         let mut p = *pos;

@@ -9,7 +9,7 @@ mod scenario;
 pub use graph::TopologyGraph;
 pub use names::{default_tool_name, snake_case};
 pub use policy::{ContextPolicy, FieldSpec};
-pub use scenario::{MockAction, MockCall, MockRule, MockWhen, PriorMessage, Scenario};
+pub use scenario::{Expect, MockAction, MockCall, MockRule, MockWhen, PriorMessage, Scenario};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

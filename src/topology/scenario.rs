@@ -20,6 +20,61 @@ pub struct Scenario {
     /// Mock rules per agent id.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub scripts: BTreeMap<String, Vec<MockRule>>,
+    /// What a run of this scenario must show (`baton test` checks it).
+    #[serde(default, skip_serializing_if = "Expect::is_empty")]
+    pub expect: Expect,
+}
+
+/// Expectations on a run of a scenario; every one given must hold.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    /// How the run ends: completed, stopped, escalated, failed, cancelled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub status: Option<String>,
+    /// Text the outcome's reason contains.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub reason_contains: Option<String>,
+    /// Text the final output contains.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub output_contains: Option<String>,
+    /// A regular expression the final output matches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub output_matches: Option<String>,
+    /// Pinned facts never lost at any transfer.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub facts_kept: Vec<String>,
+    /// Pinned fact id → the edge (`from->to`) where it must be lost.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub fact_lost_at: BTreeMap<String, String>,
+    /// At most this many transfers (handoffs and delegations).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub max_transfers: Option<u32>,
+    /// Agents that must act.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub visits: Vec<String>,
+    /// Agents that must not act.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_visits: Vec<String>,
+    /// The agent that owns the conversation at the end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub owner: Option<String>,
+    /// At most this many tokens (input and output) over the run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub max_tokens: Option<u64>,
+}
+
+impl Expect {
+    pub fn is_empty(&self) -> bool {
+        *self == Expect::default()
+    }
 }
 
 /// A message of prior conversation.

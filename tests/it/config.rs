@@ -130,7 +130,7 @@ fn topology() -> impl Strategy<Value = Topology> {
                             },
                         }],
                     );
-                    Scenario { name: format!("s{i}"), description: String::new(), history: vec![], input, scripts }
+                    Scenario { name: format!("s{i}"), input, scripts, ..Default::default() }
                 })
                 .collect();
             let mut t = Topology {

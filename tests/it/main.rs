@@ -26,5 +26,6 @@ mod serve;
 mod snapshots;
 mod store;
 mod suspects;
+mod testing;
 mod timing;
 mod whatif;

@@ -137,7 +137,7 @@ async fn hostile_retry_after_headers_end_in_a_completed_run() {
         description: String::new(),
         history: vec![],
         input: "hi".into(),
-        scripts: Default::default(),
+        ..Default::default()
     });
     let cancel = tokio_util::sync::CancellationToken::new();
     let models = baton::providers::LiveModels::new(&t, t.scenarios.first(), cancel.clone()).unwrap();
@@ -179,6 +179,7 @@ fn arb_topology() -> impl Strategy<Value = Topology> {
             history: vec![],
             input: "hi".into(),
             scripts,
+            ..Default::default()
         });
         t
     })

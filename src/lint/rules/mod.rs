@@ -62,6 +62,7 @@ rules! {
     delegation_fan_out => DelegationFanOut = "delegation-fan-out",
     custom_filter => CustomFilter = "custom-filter",
     fact_cannot_cross => FactCannotCross = "fact-cannot-cross",
+    expect_unknown => ExpectUnknown = "expect-unknown",
 }
 
 impl std::fmt::Display for LintCode {
