@@ -7,6 +7,8 @@
 //    fact lost at resolution → verification; a screenshot of the real window.
 // C: the app started on a trace (OTLP JSON) imports it and opens the run in the debugger.
 // D: live capture: the Runs tab's Capture switch, a trace POSTed by the test, its handoff diff.
+// F: fork from the debugger: ticket-reopen's run forked at the lossy handoff with the fact
+//    restored answers "stays resolved", shows its parent and compares with it.
 // E: a trace file dropped on the real window opens in the debugger; the Runs home lists it beside
 //    a run of the open topology, filters them, and opens one.
 import assert from "node:assert/strict";
@@ -214,6 +216,36 @@ describe("the desktop app", { timeout: 15 * 60_000 }, () => {
       await waitFor(b, '[data-testid="app"][data-mode="debug"]');
       await waitFor(b, '[data-testid="timeline-step"]');
       assert.equal(await byId(b, "timeline").getAttribute("data-count"), "12");
+    });
+  });
+
+  it("F: forks a run at the lossy handoff with the fact restored; the fork shows its parent and compares", { timeout: 6 * 60_000 }, async () => {
+    const dir = join(work, "f");
+    mkdirSync(dir);
+    const file = exampleCopy(dir, "ticket-reopen.yaml");
+    await withApp(file, "f", async (b) => {
+      await waitFor(b, '[data-testid="node-triage"]', START);
+      await byId(b, "tab-run").click();
+      await byId(b, "run-start").waitForClickable({ timeout: STEP });
+      await byId(b, "run-start").click();
+      await waitFor(b, '[data-testid="run-status"][data-status="finished"]');
+      await byId(b, "run-debug").click();
+      await waitFor(b, '[data-testid="timeline-step"]');
+      const parent = await byId(b, "debugger").getAttribute("data-run");
+      await byId(b, "next-transfer").click();
+      await byId(b, "next-transfer").click();
+      await waitFor(b, '[data-testid="step-detail"][data-step="5"]:not([data-loading])');
+      await b.execute(() => document.querySelector('[data-testid="fork-here"]').click());
+      await waitFor(b, '[data-testid="fork-dialog"]');
+      await b.execute(() => document.querySelector('[data-testid="fork-restore"][data-fact="resolved-meaning"]').click());
+      await b.execute(() => document.querySelector('[data-testid="fork-submit"]').click());
+      await waitFor(b, `[data-testid="lineage-parent"][data-run="${parent}"]`);
+      // ticket-reopen.yaml: with the fact present, Verification's rule answers "stays resolved".
+      await b.waitUntil(async () => (await textOf(b, ".run-answer")).includes("Ticket 4812 stays resolved."), { timeout: STEP, timeoutMsg: "the fork's answer" });
+      assert.match(await textOf(b, '[data-testid="lineage-divergence"]'), /left the recording at call 1 of Verification/);
+      await b.execute(() => document.querySelector('[data-testid="lineage-compare"]').click());
+      await waitFor(b, '[data-testid="compare-view"]');
+      assert.equal(await b.$('[data-testid="compare-run"][data-side="A"]').getAttribute("data-run"), parent);
     });
   });
 });
