@@ -87,7 +87,7 @@ impl crate::error::Coded for ForkError {
 }
 
 /// `PROVIDER:MODEL`, optionally `@BASE_URL` (an OpenAI-compatible server's address).
-fn model_ref(spec: &str) -> Result<ModelRef, ForkError> {
+pub fn model_ref(spec: &str) -> Result<ModelRef, ForkError> {
     let (model, base_url) = match spec.split_once('@') {
         Some((m, url)) => (m, Some(url.trim().to_owned())),
         None => (spec, None),

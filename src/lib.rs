@@ -11,6 +11,7 @@ pub mod export;
 pub mod fork;
 pub mod import;
 pub mod import_code;
+pub mod judge;
 pub mod lint;
 pub mod providers;
 pub mod refactor;

@@ -13,9 +13,13 @@ pub struct Args {
     /// Only this transfer (numbered from 0).
     #[arg(long)]
     transfer: Option<u32>,
-    /// Suspects shown per transfer (text).
+    /// Suspects shown per transfer (text), and shown to the judge.
     #[arg(long, default_value_t = 3)]
     top: usize,
+    /// PROVIDER:MODEL[@URL]: a model that re-ranks each transfer's suspects; its view is shown
+    /// beside the deterministic ranking and never replaces it.
+    #[arg(long)]
+    judge: Option<String>,
     #[arg(long, value_enum, default_value_t)]
     format: OutFormat,
     #[command(flatten)]
@@ -39,11 +43,33 @@ pub fn run(a: Args) -> Outcome {
         }
         reports.push(r);
     }
-    match a.format {
-        OutFormat::Json => println!("{}", serde_json::to_string_pretty(&reports).expect("serializes")),
-        OutFormat::Text => {
+    let judged = match &a.judge {
+        None => None,
+        Some(spec) => {
+            let model = baton::fork::model_ref(spec)?;
+            let rt = runtime()?;
+            let mut views = vec![];
             for r in &reports {
-                print!("{}", render(r, a.top));
+                let mut mine = vec![];
+                for t in r.transfers.iter().filter(|t| !t.suspects.is_empty()) {
+                    mine.push(rt.block_on(baton::judge::judge(&model, t, a.top))?);
+                }
+                views.push(mine);
+            }
+            Some(views)
+        }
+    };
+    match (a.format, &judged) {
+        (OutFormat::Json, None) => println!("{}", serde_json::to_string_pretty(&reports).expect("serializes")),
+        (OutFormat::Json, Some(views)) => {
+            let both: Vec<_> =
+                reports.iter().zip(views).map(|(r, v)| serde_json::json!({ "report": r, "judge": v })).collect();
+            println!("{}", serde_json::to_string_pretty(&both).expect("serializes"));
+        }
+        (OutFormat::Text, _) => {
+            for (i, r) in reports.iter().enumerate() {
+                let views = judged.as_ref().map(|v| v[i].as_slice()).unwrap_or(&[]);
+                print!("{}", render(r, a.top, views, a.judge.as_deref().unwrap_or_default()));
             }
         }
     }
@@ -87,10 +113,20 @@ pub fn render_verdict(r: &SuspectReport) -> String {
     out
 }
 
-fn render(r: &SuspectReport, top: usize) -> String {
+fn render(r: &SuspectReport, top: usize, judged: &[baton::judge::JudgeView], judge: &str) -> String {
     let mut out = String::new();
     for t in &r.transfers {
         out.push_str(&render_transfer(t, top));
+        if let Some(v) = judged.iter().find(|v| v.transfer == t.transfer) {
+            match &v.problem {
+                None => out.push_str(&format!(
+                    "  judge ({judge}) ranks: {}\n",
+                    v.order.iter().map(|k| (k + 1).to_string()).collect::<Vec<_>>().join(", ")
+                )),
+                Some(p) => out
+                    .push_str(&format!("  judge ({judge}): answer not used ({p}): {}\n", v.answer.replace('\n', " "))),
+            }
+        }
     }
     out.push_str(&render_verdict(r));
     out

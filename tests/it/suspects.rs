@@ -82,3 +82,39 @@ fn the_cli_prints_suspects_and_the_verdict() {
     let out = baton(&["suspects", file.to_str().unwrap(), "--transfer", "9"]);
     assert!(!out.status.success());
 }
+
+/// The optional judge over real HTTP on loopback (an OpenAI-compatible server speaking Chat
+/// Completions): its ranking is read and kept beside the deterministic one, which it never
+/// changes; an answer that is not a ranking is reported, not used.
+#[test]
+fn the_judge_reranks_beside_the_deterministic_ranking() {
+    use crate::common::server::{MockServer, Reply};
+    let mut t = baton::config::load(&example("ticket-reopen.yaml")).unwrap();
+    t.facts.clear();
+    let trace = run(&t);
+    let r = suspects(&trace);
+    let at = r.transfers.iter().find(|x| x.from == "resolution").unwrap().clone();
+    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    rt.block_on(async {
+        let s = MockServer::start().await;
+        let reply = |text: &str| {
+            Reply::json(serde_json::json!({
+                "id": "c1", "object": "chat.completion", "created": 1, "model": "judge-test",
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": 40, "completion_tokens": 9, "total_tokens": 49}
+            }))
+        };
+        s.push(reply(r#"{"ranking": [2, 1]}"#)).push(reply("The second one, I think."));
+        let model = baton::fork::model_ref(&format!("openai-compatible:judge-test@{}/v1", s.base)).unwrap();
+        let v = baton::judge::judge(&model, &at, 3).await.unwrap();
+        assert_eq!(v.order, vec![1, 0]);
+        assert_eq!(v.problem, None);
+        let asked = &s.requests()[0].body;
+        let prompt = asked["messages"].to_string();
+        assert!(prompt.contains("FIX_4812") && prompt.contains("ranking"), "{prompt}");
+        let v = baton::judge::judge(&model, &at, 3).await.unwrap();
+        assert!(v.order.is_empty() && v.problem.as_deref().unwrap().contains("no JSON object"), "{v:?}");
+    });
+    // The deterministic ranking is what it was.
+    assert_eq!(suspects(&trace), r);
+}
