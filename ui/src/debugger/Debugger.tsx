@@ -43,6 +43,9 @@ import { useForkCommands } from "../commands/fork";
 import { ForkDialog, ForkHereButton } from "./ForkDialog";
 import { Lineage } from "./Lineage";
 import { WhatIfView } from "./WhatIfView";
+import { useSuspectCommands } from "../commands/suspects";
+import { SuspectsPanel } from "./SuspectsPanel";
+import { useSuspectMarks } from "./useSuspects";
 
 /** The view for the cursor, or the last one shown while it loads (no flicker when stepping fast). */
 function useStepView(commands: RunCommands) {
@@ -91,6 +94,7 @@ function DebuggerBody({ commands, onEditTopology }: { commands: RunCommands; onE
   const { view, loading, error: stepError, retry } = useStepView(commands);
   const following = useFollowRun(commands);
   const fork = useForkCommands(commands);
+  const suspects = useSuspectCommands();
   const [canvasHeight, setCanvasHeight] = useState(() => Math.round(Math.max(180, window.innerHeight * 0.26)));
   const steps = overview.steps;
   const step = steps[cursor];
@@ -108,7 +112,8 @@ function DebuggerBody({ commands, onEditTopology }: { commands: RunCommands; onE
   const isHandoff = step?.kind === "handoff" && isTransfer;
   const showWhatIf = isHandoff && detailTab === "whatif" && view?.transfer && view.step.index === cursor;
   // The tab shown: a step-bound tab falls back to the context on a step it does not fit.
-  const shown = showDiff ? "diff" : showWhatIf ? "whatif" : detailTab === "facts" || detailTab === "waterfall" ? detailTab : detailTab === "call" && isCall ? "call" : "context";
+  const suspectMarks = useSuspectMarks(suspects, showDiff && view?.transfer ? view.transfer.index : null);
+  const shown = showDiff ? "diff" : showWhatIf ? "whatif" : detailTab === "facts" || detailTab === "waterfall" || detailTab === "suspects" ? detailTab : detailTab === "call" && isCall ? "call" : "context";
   const tab = (id: typeof shown, label: string, opts: { disabled?: boolean; title?: string } = {}) => (
     <button
       role="tab"
@@ -182,6 +187,7 @@ function DebuggerBody({ commands, onEditTopology }: { commands: RunCommands; onE
             {tab("call", "Model call", { disabled: !isCall, title: isCall ? "The call's model, timing, tokens and recorded request and response" : "Only model-call steps have a call" })}
             {tab("facts", "Fact map", { title: "Each pinned fact at each transfer" })}
             {tab("waterfall", "Waterfall", { title: "When each step ran" })}
+            {tab("suspects", "Suspects", { title: "What each transfer's receiver did not get, ranked by evidence that it mattered; the run's verdict" })}
             <div className="spacer" />
             {loading && (
               <span className="detail-loading">
@@ -198,6 +204,8 @@ function DebuggerBody({ commands, onEditTopology }: { commands: RunCommands; onE
                   setDetailTab("diff");
                 }}
               />
+            ) : shown === "suspects" ? (
+              <SuspectsPanel commands={commands} suspects={suspects} lookups={lookups} />
             ) : shown === "waterfall" ? (
               <Waterfall lookups={lookups} onPick={commands.goTo} />
             ) : stepError ? (
@@ -216,7 +224,7 @@ function DebuggerBody({ commands, onEditTopology }: { commands: RunCommands; onE
             ) : showWhatIf && view.transfer ? (
               <WhatIfView key={view.transfer.index} runId={overview.summary.id} view={view.transfer} lookups={lookups} fork={fork} />
             ) : showDiff && view.transfer ? (
-              <DiffView key={view.transfer.index} view={view.transfer} lookups={lookups} />
+              <DiffView key={view.transfer.index} view={view.transfer} lookups={lookups} suspects={suspectMarks} />
             ) : (
               <ContextPanel view={view} lookups={lookups} />
             )}

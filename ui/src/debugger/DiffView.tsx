@@ -13,6 +13,7 @@ import { ItemCard, type ItemTag } from "./ItemCard";
 import { provenance } from "./provenance";
 import type { AgentLookups } from "./lookups";
 import { MeasuredList } from "./MeasuredList";
+import type { Suspect } from "../run/suspects";
 import "../styles/diff.css";
 
 const GLYPH: Record<DiffStatus, React.ReactNode> = {
@@ -30,9 +31,12 @@ export function DiffView({
   lookups,
   defaultMode,
   testId = "transfer-diff",
+  suspects,
 }: {
   view: TransferView;
   lookups: AgentLookups;
+  /** This transfer's suspects by item id (the Suspects tab): marked "suspect" in their confidence's colour. */
+  suspects?: ReadonlyMap<string, Pick<Suspect, "confidence" | "loss" | "evidence">>;
   /** Start in this mode and do not remember changes (the compare dialog); else the user's last choice. */
   defaultMode?: DiffMode;
   testId?: string;
@@ -61,7 +65,13 @@ export function DiffView({
     () => new Set(t.kind === "delegation" ? t.facts.filter((f) => f.status === "carried" || f.status === "transformed").map((f) => f.id) : []),
     [t.facts, t.kind],
   );
-  const [scrollTo, setScrollTo] = useState<{ index: number; seq: number } | null>(null);
+  // An item flashed before the diff opened (a suspect picked in the Suspects tab) is scrolled to.
+  const [scrollTo, setScrollTo] = useState<{ index: number; seq: number } | null>(() => {
+    if (!flash) return null;
+    const r = layout.rows[layout.rowOfSender.get(flash.id) ?? -1];
+    const i = mode === "unified" ? (lineOfSender(lines).get(flash.id) ?? -1) : r ? rows.indexOf(r) : -1;
+    return i >= 0 ? { index: i, seq: ++scrollSeq } : null;
+  });
   const rootRef = useRef<HTMLDivElement>(null);
   const drag = useRef<{ x: number; split: number; width: number } | null>(null);
 
@@ -115,6 +125,11 @@ export function DiffView({
       tags.push({ text: "fact lost", tone: "lost", title: `The pinned fact ${fact} is lost at this transfer` });
     }
     if (fact && keptFacts.has(fact)) tags.push({ text: `kept by ${from}`, tone: "withheld", title: `${from} stays the owner and still holds ${fact}` });
+    const suspect = suspects?.get(c.item.id);
+    if (suspect) {
+      const why = suspect.evidence.map((e) => e.text).join("; ");
+      tags.push({ text: "suspect", tone: `suspect-${suspect.confidence}`, title: `A suspect (${suspect.confidence} confidence, ${suspect.loss}): ${why || "see the Suspects tab"}` });
+    }
     return tags;
   };
 

@@ -6,8 +6,8 @@ import { memo, useLayoutEffect, useRef, useState, type ReactNode } from "react";
 import { ItemKindBadge } from "../run/badges";
 import { itemText, itemTokens, type Item } from "../run/types";
 
-/** A short marker beside the item's kind: `lost` (red, e.g. "fact lost"), `dropped` (grey), `withheld` (blue-grey). */
-export type ItemTag = { text: string; tone: "lost" | "dropped" | "withheld"; title?: string };
+/** A short marker beside the item's kind: `lost` (red, e.g. "fact lost"), `dropped` (grey), `withheld` (blue-grey), a suspect in its confidence's colour (styles/suspects.css). */
+export type ItemTag = { text: string; tone: "lost" | "dropped" | "withheld" | "suspect-high" | "suspect-medium" | "suspect-low"; title?: string };
 
 export const ItemCard = memo(function ItemCard({
   item,

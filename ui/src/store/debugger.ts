@@ -11,8 +11,8 @@ import { indexFacts, runFacts, type FactIndex } from "../run/facts";
 import { Lru } from "../run/lru";
 import type { RunOverview, StepView } from "../run/types";
 
-/** The step detail's tab: a transfer's diff or every policy at a handoff (what-if), the context, a model call's exchange, or a picture of the whole run. */
-export type DetailTab = "diff" | "whatif" | "context" | "call" | "facts" | "waterfall";
+/** The step detail's tab: a transfer's diff or every policy at a handoff (what-if), the context, a model call's exchange, or a picture of the whole run (fact map, waterfall, suspects). */
+export type DetailTab = "diff" | "whatif" | "context" | "call" | "facts" | "waterfall" | "suspects";
 
 /** A run that was still running when it was opened, refreshed as it grows. */
 export type RunProgress = {
