@@ -6,7 +6,9 @@ use crate::context::{
     History, Item, ItemId, ItemKind, ItemStore, NewItem, TransferCtx, apply_policy, diff_transfer, fact_status,
 };
 use crate::providers::{ModelError, ModelRequest, ModelSource, OutputItem, ToolKind, ToolSpec, Usage};
-use crate::topology::{AgentKind, ContextPolicy, Edge, EdgeKind, OnRevisit, Scenario, Topology};
+use crate::topology::{
+    AgentKind, ContextPolicy, Edge, EdgeKind, Guardrail, GuardrailOn, OnRevisit, Scenario, Topology,
+};
 use crate::trace::{FactCheck, Outcome, OutcomeStatus, Step, StepKind, TRACE_VERSION, Timing, Trace, Transfer};
 use futures::future::BoxFuture;
 use std::collections::HashMap;
@@ -197,7 +199,14 @@ impl<'t> Runner<'t> {
         let entry = self.topo.entry.clone();
         let own = self.own_items(&entry);
         let frame = Frame { owner: entry.clone(), own, hist, turns: 0, depth: 0, handoffs: 0, owners: vec![entry] };
-        let (frame, end) = self.run_frame(frame).await;
+        let (frame, end) = match self.guardrails(&frame, GuardrailOn::Input, &self.scenario.input.clone()) {
+            Some(end) => (frame, end),
+            None => self.run_frame(frame).await,
+        };
+        let end = match end {
+            End::Completed(text) => self.guardrails(&frame, GuardrailOn::Output, &text).unwrap_or(End::Completed(text)),
+            other => other,
+        };
         let owner = frame.owner;
         let outcome = match end {
             End::Completed(text) => Outcome {
@@ -244,6 +253,38 @@ impl<'t> Runner<'t> {
             source: None,
             fork: None,
         }
+    }
+
+    /// The run's input guardrails (the entry agent's and the run-wide ones, on the first turn
+    /// only) or the final agent's output guardrails, as the Agents SDK runs them: each verdict
+    /// is a step; the first tripwire ends the run. Pattern and schema checks answer at once, so
+    /// a parallel input guardrail wins its race with the first model call, as in the SDK.
+    fn guardrails(&mut self, f: &Frame, on: GuardrailOn, text: &str) -> Option<End> {
+        let mine: Vec<Guardrail> = self
+            .topo
+            .guardrails
+            .iter()
+            .filter(|g| g.on == on && g.agent.as_ref().is_none_or(|a| a == &f.owner))
+            .cloned()
+            .collect();
+        // Blocking input guardrails first, as the SDK runs them.
+        let mut ordered: Vec<&Guardrail> = mine.iter().filter(|g| !g.run_in_parallel).collect();
+        ordered.extend(mine.iter().filter(|g| g.run_in_parallel));
+        let word = if on == GuardrailOn::Input { "input" } else { "output" };
+        for g in ordered {
+            let v = g.check(text);
+            let mut s = self.step(StepKind::Guardrail, &f.owner, f.depth, visible(f));
+            s.detail =
+                format!("{word} guardrail {}: {} — {}", g.name, if v.tripped { "tripped" } else { "passed" }, v.reason);
+            self.push_step(s);
+            if v.tripped {
+                return Some(End::Stopped {
+                    guard: if on == GuardrailOn::Input { "input_guardrail" } else { "output_guardrail" },
+                    reason: format!("{word} guardrail {} tripped: {}", g.name, v.reason),
+                });
+            }
+        }
+        None
     }
 
     fn guard_step(&mut self, f: &Frame, detail: String) {

@@ -389,6 +389,7 @@ pub fn to_openai_agents_py(t: &Topology) -> Result<String, ConfigError> {
         }
     }
 
+    let run_config = guardrails_py(t, &vars, &mut out);
     let entry = vars.get(&t.entry).cloned().unwrap_or_else(|| "None".into());
     let escalate_to = t
         .escalation_target()
@@ -409,8 +410,118 @@ pub fn to_openai_agents_py(t: &Topology) -> Result<String, ConfigError> {
          return stop\n",
         t.agents.iter().map(|a| vars[&a.id].clone()).collect::<Vec<_>>().join(", ")
     ));
+    if run_config {
+        out = out.replace("hooks=BatonGuards(ENTRY))", "hooks=BatonGuards(ENTRY), run_config=RUN_CONFIG)");
+    }
     Ok(out)
 }
+
+/// The topology's guardrails as the SDK's own guardrail functions (`@input_guardrail` /
+/// `@output_guardrail` returning `GuardrailFunctionOutput`), set on their agents, and the
+/// run-wide ones in `RUN_CONFIG`; true when `run()` must pass `RUN_CONFIG`.
+fn guardrails_py(t: &Topology, vars: &HashMap<String, String>, out: &mut String) -> bool {
+    use crate::topology::{GuardrailCheck, GuardrailOn};
+    if t.guardrails.is_empty() {
+        return false;
+    }
+    out.push_str(GUARDRAIL_PRELUDE);
+    let mut run_wide = (vec![], vec![]);
+    let mut per_agent: Vec<(String, &str, String)> = vec![];
+    for (i, g) in t.guardrails.iter().enumerate() {
+        let (kind, value) = match &g.check {
+            GuardrailCheck::Contains { contains } => ("contains", py_str(contains)),
+            GuardrailCheck::Regex { regex } => ("regex", py_str(regex)),
+            GuardrailCheck::Schema { schema } => ("schema", py_value(schema)),
+        };
+        let var = format!("GUARDRAIL_{i}");
+        let make = match g.on {
+            GuardrailOn::Input => format!(
+                "_input_guardrail({}, {kind:?}, {value}, {}, {})",
+                py_str(&g.name),
+                py_str(&g.message),
+                if g.run_in_parallel { "True" } else { "False" }
+            ),
+            GuardrailOn::Output => {
+                format!("_output_guardrail({}, {kind:?}, {value}, {})", py_str(&g.name), py_str(&g.message))
+            }
+        };
+        out.push_str(&format!("{var} = {make}\n"));
+        let field = if g.on == GuardrailOn::Input { "input_guardrails" } else { "output_guardrails" };
+        match g.agent.as_ref().and_then(|a| vars.get(a)) {
+            Some(a) => per_agent.push((a.clone(), field, var)),
+            None if g.on == GuardrailOn::Input => run_wide.0.push(var),
+            None => run_wide.1.push(var),
+        }
+    }
+    for (agent, field, var) in &per_agent {
+        out.push_str(&format!("{agent}.{field}.append({var})\n"));
+    }
+    out.push_str(&format!(
+        "RUN_CONFIG = RunConfig(input_guardrails=[{}], output_guardrails=[{}])\n",
+        run_wide.0.join(", "),
+        run_wide.1.join(", ")
+    ));
+    true
+}
+
+const GUARDRAIL_PRELUDE: &str = r#"
+
+# Guardrails: the topology's checks as the SDK's guardrail functions.
+import re
+
+from agents import GuardrailFunctionOutput, RunConfig, input_guardrail, output_guardrail
+
+
+def _text(value):
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        parts = []
+        for item in value:
+            content = item.get("content") if isinstance(item, dict) else None
+            parts.append(content if isinstance(content, str) else json.dumps(content))
+        return "\n".join(parts)
+    return str(value)
+
+
+def _check(kind, value, text):
+    """(tripped, why), as Baton's engine decides it."""
+    if kind == "contains":
+        hit = value.lower() in text.lower()
+        return hit, f"contains {value!r}" if hit else f"does not contain {value!r}"
+    if kind == "regex":
+        m = re.search(value, text)
+        return (True, f"matches /{value}/") if m else (False, f"does not match /{value}/")
+    try:
+        import jsonschema  # the schema check needs the jsonschema package
+    except ImportError:
+        return True, "the jsonschema package is not installed"
+    try:
+        jsonschema.validate(json.loads(text), value)
+    except Exception as error:  # not JSON, or not valid under the schema
+        return True, str(error)
+    return False, "valid under the schema"
+
+
+def _input_guardrail(name, kind, value, message, parallel):
+    @input_guardrail(name=name, run_in_parallel=parallel)
+    async def _guard(_ctx, _agent, user_input):
+        tripped, why = _check(kind, value, _text(user_input))
+        return GuardrailFunctionOutput(output_info=message or why, tripwire_triggered=tripped)
+
+    return _guard
+
+
+def _output_guardrail(name, kind, value, message):
+    @output_guardrail(name=name)
+    async def _guard(_ctx, _agent, output):
+        tripped, why = _check(kind, value, _text(output))
+        return GuardrailFunctionOutput(output_info=message or why, tripwire_triggered=tripped)
+
+    return _guard
+
+
+"#;
 
 fn agent_def(t: &Topology, a: &Agent, vars: &HashMap<String, String>) -> String {
     let mut args = vec![format!("name={}", py_str(&a.name))];

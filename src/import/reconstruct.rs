@@ -851,6 +851,7 @@ fn topology_of(run: &RecordedRun, b: &Builder<'_>, overlay: Option<&Topology>, i
             scripts: BTreeMap::new(),
             expect: Default::default(),
         }],
+        guardrails: vec![],
         layout: BTreeMap::new(),
     };
     t.normalize();

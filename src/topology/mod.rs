@@ -2,11 +2,13 @@
 //! scenarios. One model flows through config, lint, engine, store, debugger and UI.
 
 mod graph;
+pub mod guardrail;
 mod names;
 pub mod policy;
 mod scenario;
 
 pub use graph::TopologyGraph;
+pub use guardrail::{Guardrail, GuardrailCheck, GuardrailOn};
 pub use names::{default_tool_name, snake_case};
 pub use policy::{ContextPolicy, FieldSpec};
 pub use scenario::{Expect, MockAction, MockCall, MockRule, MockWhen, PriorMessage, Scenario};
@@ -45,6 +47,9 @@ pub struct Topology {
     /// Named user inputs with per-agent mock scripts.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub scenarios: Vec<Scenario>,
+    /// Input and output guardrails (the Agents SDK's), per agent or run-wide.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub guardrails: Vec<Guardrail>,
     /// Designer-only data (node positions); ignored by the engine.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub layout: BTreeMap<String, Position>,
@@ -388,6 +393,7 @@ impl Topology {
             facts: vec![],
             guards: Guards::default(),
             scenarios: vec![],
+            guardrails: vec![],
             layout: BTreeMap::new(),
         }
     }

@@ -32,6 +32,8 @@ pub enum StepKind {
     Delegation,
     DelegationReturn,
     Guard,
+    /// An input or output guardrail's verdict.
+    Guardrail,
     Final,
 }
 
@@ -44,6 +46,7 @@ impl StepKind {
             StepKind::Delegation => "delegation",
             StepKind::DelegationReturn => "delegation_return",
             StepKind::Guard => "guard",
+            StepKind::Guardrail => "guardrail",
             StepKind::Final => "final",
         }
     }

@@ -149,6 +149,7 @@ fn topology() -> impl Strategy<Value = Topology> {
                     ..Guards::default()
                 },
                 scenarios,
+                guardrails: vec![],
                 layout: BTreeMap::from([("a0".to_string(), Position { x: 1.5, y: -20.25 })]),
             };
             t.normalize();

@@ -63,6 +63,7 @@ rules! {
     custom_filter => CustomFilter = "custom-filter",
     fact_cannot_cross => FactCannotCross = "fact-cannot-cross",
     expect_unknown => ExpectUnknown = "expect-unknown",
+    guardrail_unknown => GuardrailUnknown = "guardrail-unknown",
 }
 
 impl std::fmt::Display for LintCode {

@@ -3,4 +3,4 @@
 /**
  * What a step is.
  */
-export type StepKind = "model_call" | "tool_call" | "handoff" | "delegation" | "delegation_return" | "guard" | "final";
+export type StepKind = "model_call" | "tool_call" | "handoff" | "delegation" | "delegation_return" | "guard" | "guardrail" | "final";

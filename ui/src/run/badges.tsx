@@ -16,6 +16,7 @@ import {
   Pin,
   PlugZap,
   ShieldAlert,
+  ShieldCheck,
   Sparkles,
   SquareTerminal,
   UserRound,
@@ -33,6 +34,7 @@ const STEP_ICONS: Record<StepKind, (size: number) => ReactNode> = {
   delegation: (s) => <CornerDownRight size={s} />,
   delegation_return: (s) => <CornerUpLeft size={s} />,
   guard: (s) => <ShieldAlert size={s} />,
+  guardrail: (s) => <ShieldCheck size={s} />,
   final: (s) => <Flag size={s} />,
 };
 

@@ -42,6 +42,7 @@ export const STEP_LABELS: Record<StepKind, string> = {
   delegation: "delegation",
   delegation_return: "returns",
   guard: "guard",
+  guardrail: "guardrail",
   final: "final answer",
 };
 

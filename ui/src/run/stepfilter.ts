@@ -9,7 +9,7 @@ export const KIND_FILTERS: readonly KindFilter[] = [
   { id: "tool", label: "Tool", kinds: ["tool_call"] },
   { id: "handoff", label: "Handoff", kinds: ["handoff"] },
   { id: "delegation", label: "Delegation", kinds: ["delegation", "delegation_return"] },
-  { id: "guard", label: "Guard", kinds: ["guard"] },
+  { id: "guard", label: "Guard", kinds: ["guard", "guardrail"] },
   { id: "final", label: "Final", kinds: ["final"] },
 ];
 

@@ -1,0 +1,195 @@
+//! Guardrails against the real Agents SDK: the same five cases run in the SDK with a fake model
+//! (tests/fidelity/guardrails.py: which model calls happen, whether and which tripwire fires,
+//! the final output and agent) and in Baton, and must agree; plus the JSON Schema and regex
+//! checks, and lint on guardrails that cannot work.
+
+use crate::common::{python, root, stderr};
+use baton::engine::{RunOptions, run_mock};
+use baton::trace::{OutcomeStatus, StepKind, Trace};
+use serde_json::{Value, json};
+
+fn run(yaml: &str) -> Trace {
+    let t = baton::config::parse(yaml, baton::config::Format::Yaml, "<t>").unwrap();
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(run_mock(&t, RunOptions::default()))
+        .unwrap()
+}
+
+/// Baton's run in the harness's terms.
+fn observed(t: &Trace) -> Value {
+    let def = t.definition.as_ref().unwrap();
+    let name = |id: &str| def.agent(id).map(|a| a.name.clone()).unwrap_or_default();
+    let tripped = match t.outcome.guard.as_deref() {
+        Some("input_guardrail") => json!("input"),
+        Some("output_guardrail") => json!("output"),
+        _ => Value::Null,
+    };
+    let guardrail = t
+        .steps
+        .iter()
+        .filter(|s| s.kind == StepKind::Guardrail && s.detail.contains(": tripped"))
+        .map(|s| s.detail.split_whitespace().nth(2).unwrap().trim_end_matches(':').to_owned())
+        .next();
+    let done = t.outcome.status == OutcomeStatus::Completed;
+    json!({
+        "tripped": tripped,
+        "guardrail": guardrail,
+        "model_calls": t.steps.iter().filter(|s| s.kind == StepKind::ModelCall).map(|s| name(&s.agent)).collect::<Vec<_>>(),
+        "final_output": t.outcome.final_output,
+        "last_agent": if done { json!(name(&t.outcome.owner)) } else { Value::Null },
+    })
+}
+
+fn solo(guardrails: &str, input: &str, answer: &str) -> String {
+    format!(
+        "version: 1\nname: solo\nentry: support\nagents: [{{id: support, name: Support, instructions: support}}]\nguardrails:\n{guardrails}\nscenarios:\n  - name: s\n    input: \"{input}\"\n    scripts:\n      support: [{{say: \"{answer}\"}}]\n"
+    )
+}
+
+const PAIR: &str = "version: 1\nname: pair\nentry: triage\nagents:\n  - {id: triage, name: Triage, instructions: triage}\n  - {id: billing, name: Billing, instructions: billing}\nedges: [{kind: handoff, from: triage, to: billing}]\nguardrails:\n  - {name: no_refund, agent: billing, on: input, check: {contains: refund}}\n  - {name: no_refund, agent: triage, on: output, check: {contains: refund}}\nscenarios:\n  - name: s\n    input: I want a refund\n    scripts:\n      triage: [{calls: [{tool: transfer_to_billing}]}]\n      billing: [{say: Refund issued.}]\n";
+
+#[test]
+fn guardrails_trip_where_and_when_the_sdk_trips_them() {
+    let out = std::process::Command::new(python()).arg(root().join("tests/fidelity/guardrails.py")).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let sdk: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let cases = [
+        (
+            "blocking_input_trips",
+            solo(
+                "  - {name: no_refund, agent: support, on: input, check: {contains: refund}, run_in_parallel: false}",
+                "I want a refund",
+                "Here is your answer.",
+            ),
+        ),
+        (
+            "parallel_input_trips",
+            solo(
+                "  - {name: no_refund, agent: support, on: input, check: {contains: refund}}",
+                "I want a refund",
+                "Here is your answer.",
+            ),
+        ),
+        (
+            "input_passes",
+            solo(
+                "  - {name: no_refund, agent: support, on: input, check: {contains: refund}}",
+                "Where is my parcel?",
+                "Here is your answer.",
+            ),
+        ),
+        (
+            "output_trips",
+            solo(
+                "  - {name: no_secret, agent: support, on: output, check: {contains: secret}}",
+                "Tell me",
+                "The secret code is 42.",
+            ),
+        ),
+        ("receiver_guardrails_do_not_run", PAIR.to_owned()),
+    ];
+    for (name, yaml) in cases {
+        let baton = observed(&run(&yaml));
+        assert_eq!(baton, sdk[name], "{name}: Baton {baton} vs the SDK {}", sdk[name]);
+    }
+}
+
+#[test]
+fn schema_and_regex_checks_and_their_steps() {
+    let schema = "  - {name: json_answer, on: output, check: {schema: {type: object, required: [answer], properties: {answer: {type: string}}}}}";
+    let ok = run(&solo(schema, "hi", "{\\\"answer\\\": \\\"yes\\\"}"));
+    assert_eq!(ok.outcome.status, OutcomeStatus::Completed, "{:?}", ok.outcome);
+    let step = ok.steps.iter().find(|s| s.kind == StepKind::Guardrail).unwrap();
+    assert!(step.detail.starts_with("output guardrail json_answer: passed"), "{}", step.detail);
+    let bad = run(&solo(schema, "hi", "{\\\"reply\\\": 3}"));
+    assert_eq!((bad.outcome.status, bad.outcome.guard.as_deref()), (OutcomeStatus::Stopped, Some("output_guardrail")));
+    assert!(
+        bad.outcome.reason.contains("json_answer tripped") && bad.outcome.reason.contains("answer"),
+        "{}",
+        bad.outcome.reason
+    );
+    let not_json = run(&solo(schema, "hi", "yes"));
+    assert!(not_json.outcome.reason.contains("not JSON"), "{}", not_json.outcome.reason);
+    // A run-wide regex guardrail (no agent) checks the input.
+    let re = run(&solo(
+        "  - {name: no_card, on: input, check: {regex: \"[0-9]{4}( [0-9]{4}){3}\"}, message: a card number}",
+        "my card is 4111 1111 1111 1111",
+        "ok",
+    ));
+    assert_eq!(re.outcome.guard.as_deref(), Some("input_guardrail"));
+    assert!(re.outcome.reason.contains("a card number"), "{}", re.outcome.reason);
+}
+
+#[test]
+fn lint_flags_guardrails_that_cannot_work() {
+    let y = "version: 1\nname: t\nentry: a\nagents: [{id: a, name: A}, {id: b, name: B}]\nedges: [{kind: handoff, from: a, to: b}]\nguardrails:\n  - {name: g1, agent: ghost, check: {contains: x}}\n  - {name: g2, agent: b, on: input, check: {contains: x}}\n  - {name: g3, check: {regex: \"(\"}}\n";
+    let t = baton::config::parse(y, baton::config::Format::Yaml, "<t>").unwrap();
+    let f: Vec<_> = baton::lint::lint(&t).into_iter().filter(|f| f.code == "guardrail-unknown").collect();
+    assert_eq!(f.len(), 3, "{f:#?}");
+    assert!(f.iter().any(|f| f.message.contains("'ghost'") && f.severity == baton::lint::Severity::Error));
+    assert!(f.iter().any(|f| f.message.contains("never runs") && f.severity == baton::lint::Severity::Info));
+    assert!(f.iter().any(|f| f.message.contains("not a regular expression")));
+}
+
+/// The SDK export writes each guardrail as the SDK's own guardrail function: the exported module,
+/// run in the real SDK with a fake model, trips (or not) exactly where Baton's run does.
+#[test]
+fn the_exported_module_runs_the_same_guardrails_in_the_sdk() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            solo(
+                "  - {name: no_refund, agent: support, on: input, check: {contains: refund}, run_in_parallel: false}",
+                "I want a refund",
+                "Here is your answer.",
+            ),
+            "I want a refund",
+            "Here is your answer.",
+        ),
+        (
+            solo(
+                "  - {name: no_card, on: input, check: {regex: \"[0-9]{4}( [0-9]{4}){3}\"}}",
+                "card 4111 1111 1111 1111",
+                "ok",
+            ),
+            "card 4111 1111 1111 1111",
+            "ok",
+        ),
+        (
+            solo(
+                "  - {name: no_secret, agent: support, on: output, check: {contains: secret}}",
+                "Tell me",
+                "The secret code is 42.",
+            ),
+            "Tell me",
+            "The secret code is 42.",
+        ),
+        (
+            solo(
+                "  - {name: no_secret, agent: support, on: output, check: {contains: secret}}",
+                "Tell me",
+                "Nothing to hide.",
+            ),
+            "Tell me",
+            "Nothing to hide.",
+        ),
+    ];
+    for (i, (yaml, input, answer)) in cases.iter().enumerate() {
+        let t = baton::config::parse(yaml, baton::config::Format::Yaml, "<t>").unwrap();
+        let module = dir.path().join(format!("m{i}.py"));
+        std::fs::write(&module, baton::export::to_openai_agents_py(&t).unwrap()).unwrap();
+        let out = std::process::Command::new(python())
+            .arg(root().join("tests/fidelity/run_guardrails_export.py"))
+            .args([module.to_str().unwrap(), input, answer])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "case {i}: {}", stderr(&out));
+        let sdk: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let mut baton = observed(&run(yaml));
+        baton.as_object_mut().unwrap().remove("last_agent");
+        assert_eq!(baton, sdk, "case {i}");
+    }
+}
