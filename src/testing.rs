@@ -163,6 +163,41 @@ pub fn check(t: &Topology, e: &Expect, trace: &Trace) -> (u32, Vec<Failure>) {
     (n, out)
 }
 
+/// Runs `scenario` of `t` (mock, or each agent's provider when `live`) and checks its
+/// expectations: the one case runner the CLI and the hosts share.
+pub async fn run_case(t: &Topology, scenario: &crate::topology::Scenario, live: bool, file: &str) -> CaseResult {
+    use crate::engine::{RunOptions, run, run_mock};
+    let t0 = std::time::Instant::now();
+    let opts = RunOptions { scenario: Some(scenario.name.clone()), ..Default::default() };
+    let result = if live {
+        match crate::providers::LiveModels::new(t, Some(scenario), Default::default()) {
+            Ok(models) => {
+                let opts = RunOptions { providers: models.labels.clone(), ..opts };
+                run(t, &models, opts).await.map_err(|e| crate::error::ApiError::from(e).message)
+            }
+            Err(e) => Err(crate::error::ApiError::from(e).message),
+        }
+    } else {
+        run_mock(t, opts).await.map_err(|e| crate::error::ApiError::from(e).message)
+    };
+    let (checked, failures, error) = match result {
+        Ok(trace) => {
+            let (n, f) = check(t, &scenario.expect, &trace);
+            (n, f, None)
+        }
+        Err(e) => (0, vec![], Some(e)),
+    };
+    CaseResult {
+        file: file.to_owned(),
+        topology: t.name.clone(),
+        scenario: scenario.name.clone(),
+        checked,
+        failures,
+        error,
+        duration_ms: t0.elapsed().as_millis() as u64,
+    }
+}
+
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }

@@ -146,6 +146,8 @@ commands! {
     import_code(ImportCodeArgs) -> ImportedCode;
     /// Before any run: which pinned facts each edge's sender may have, and what the edge does with them.
     fact_flow(LintArgs) -> Vec<crate::lint::EdgeFlow>;
+    /// Runs every scenario's `expect:` (mock) and checks it, as `baton test` does.
+    test_topology(super::TestArgs) -> Vec<crate::testing::CaseResult>;
     /// Rewrites a handoff chain under a supervisor that delegates and keeps ownership.
     refactor_supervisor(RefactorArgs) -> crate::refactor::Refactored;
     /// Starts a run that is saved as it goes; answers with its id at once.

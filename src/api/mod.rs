@@ -15,6 +15,7 @@ mod live;
 mod runs;
 mod settings;
 mod suspecting;
+mod testing;
 mod whatif;
 
 pub use crate::error::{ApiError, Category, ErrorCode};
@@ -33,6 +34,7 @@ pub use runs::{
     TransferArgs,
 };
 pub use settings::{Catalog, Choice, DeleteKeyArgs, SetKeyArgs};
+pub use testing::TestArgs;
 pub use whatif::run_facts;
 
 use crate::store::Store;

@@ -4,10 +4,8 @@
 
 use super::Outcome;
 use super::args::runtime;
-use baton::engine::{RunOptions, run, run_mock};
 use baton::error::{ApiError, ErrorCode};
-use baton::providers::LiveModels;
-use baton::testing::{CaseResult, check, junit};
+use baton::testing::{CaseResult, junit, run_case};
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
@@ -74,33 +72,7 @@ pub fn run_cmd(a: Args) -> Outcome {
             if a.scenario.as_ref().is_some_and(|want| want != &s.name) {
                 continue;
             }
-            let t0 = std::time::Instant::now();
-            let opts = RunOptions { scenario: Some(s.name.clone()), ..Default::default() };
-            let result = rt.block_on(async {
-                if a.live {
-                    let models = LiveModels::new(&t, Some(s), Default::default()).map_err(ApiError::from)?;
-                    let opts = RunOptions { providers: models.labels.clone(), ..opts };
-                    run(&t, &models, opts).await.map_err(ApiError::from)
-                } else {
-                    run_mock(&t, opts).await.map_err(ApiError::from)
-                }
-            });
-            let (checked, failures, error) = match result {
-                Ok(trace) => {
-                    let (n, f) = check(&t, &s.expect, &trace);
-                    (n, f, None)
-                }
-                Err(e) => (0, vec![], Some(e.message)),
-            };
-            cases.push(CaseResult {
-                file: f.display().to_string(),
-                topology: t.name.clone(),
-                scenario: s.name.clone(),
-                checked,
-                failures,
-                error,
-                duration_ms: t0.elapsed().as_millis() as u64,
-            });
+            cases.push(rt.block_on(run_case(&t, s, a.live, &f.display().to_string())));
         }
     }
     if let Some(out) = &a.junit {
