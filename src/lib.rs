@@ -13,6 +13,7 @@ pub mod import;
 pub mod import_code;
 pub mod judge;
 pub mod lint;
+pub mod matrix;
 pub mod providers;
 pub mod refactor;
 pub mod serve;

@@ -11,6 +11,7 @@ mod export;
 mod fork;
 mod import_code;
 mod lint;
+mod matrix;
 mod print;
 mod providers;
 mod refactor;
@@ -73,6 +74,8 @@ enum Command {
     Suspects(suspects::Args),
     /// Run every scenario's `expect:` (mock by default); JUnit XML for CI; exit 1 on a failure.
     Test(test::Args),
+    /// The same topology across models: every combination on every scenario, with cost and latency.
+    Matrix(matrix::Args),
 }
 
 /// What a command returns: its exit code, or the error to report.
@@ -100,6 +103,7 @@ pub fn main() -> i32 {
         Command::Diff(a) => diff::run(a),
         Command::Suspects(a) => suspects::run(a),
         Command::Test(a) => test::run_cmd(a),
+        Command::Matrix(a) => matrix::run(a),
         Command::Runs(c) => runs::run(c),
         Command::Serve(a) => serve::run(a),
         Command::Collect(a) => collect::run(a),

@@ -53,6 +53,8 @@ pub struct HttpPolicy {
     pub connect_timeout: Duration,
     /// No byte for this long ends the request.
     pub read_timeout: Duration,
+    /// Retries made under this policy (shared by its clones), so a report can show them.
+    pub retries: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Default for HttpPolicy {
@@ -64,6 +66,7 @@ impl Default for HttpPolicy {
             max_retry_after: Duration::from_secs(60),
             connect_timeout: Duration::from_secs(10),
             read_timeout: Duration::from_secs(600),
+            retries: Default::default(),
         }
     }
 }
@@ -233,6 +236,7 @@ pub async fn send_with_retries(
             return Err(err);
         }
         retry += 1;
+        policy.retries.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         tokio::select! {
             _ = tokio::time::sleep(wait) => {}
             _ = cancel.cancelled() => return Err(ModelError::Cancelled),

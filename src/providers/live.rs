@@ -15,6 +15,8 @@ use tokio_util::sync::CancellationToken;
 
 pub struct LiveModels {
     models: HashMap<String, Box<dyn Model>>,
+    /// Retries the providers made (HTTP 429, 5xx, timeouts).
+    retries: std::sync::Arc<std::sync::atomic::AtomicU64>,
     mock: MockModel,
     /// Provider label per agent id, for the trace.
     pub labels: BTreeMap<String, String>,
@@ -90,7 +92,14 @@ impl LiveModels {
             scripts: Default::default(),
             expect: Default::default(),
         }));
-        Ok(LiveModels { models, mock, labels })
+        Ok(LiveModels { models, mock, labels, retries: policy.retries.clone() })
+    }
+}
+
+impl LiveModels {
+    /// How many times the providers retried a request so far.
+    pub fn retries(&self) -> u64 {
+        self.retries.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 

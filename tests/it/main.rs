@@ -17,6 +17,7 @@ mod import;
 mod import_code;
 mod import_fixtures;
 mod lint;
+mod matrix;
 mod providers;
 mod real_groupchat;
 mod real_model;

@@ -1,0 +1,144 @@
+//! `baton matrix FILE --vary AGENT=P:M,P:M …`: the same topology across models; each cell's
+//! outcomes, expectations, facts lost, tokens, cost (from `--prices`), latency and retries.
+
+use super::Outcome;
+use super::args::runtime;
+use baton::error::{ApiError, ErrorCode};
+use baton::matrix::{MatrixSpec, Price, html, run_matrix};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+#[derive(Clone, Copy, clap::ValueEnum, Default, PartialEq, Eq)]
+pub enum MatrixFormat {
+    #[default]
+    Text,
+    Json,
+    /// A self-contained page with the table and a latency chart.
+    Html,
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    file: PathBuf,
+    /// AGENT=PROVIDER:MODEL[@URL],PROVIDER:MODEL…: the models an agent tries (repeatable).
+    #[arg(long = "vary", value_name = "AGENT=MODELS", required = true)]
+    vary: Vec<String>,
+    /// Only these scenarios (all by default).
+    #[arg(long = "scenario")]
+    scenarios: Vec<String>,
+    /// Runs per cell.
+    #[arg(long, default_value_t = 1)]
+    repeat: u32,
+    /// Agents that are not varied answer from the scenario's mock scripts.
+    #[arg(long)]
+    mock_rest: bool,
+    /// Runs at once.
+    #[arg(long, default_value_t = 4)]
+    concurrency: usize,
+    /// At most this many runs start per second per provider.
+    #[arg(long)]
+    rate: Option<f64>,
+    /// A YAML or JSON price table: `PROVIDER:MODEL: {input_per_mtok, output_per_mtok}`.
+    #[arg(long)]
+    prices: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t)]
+    format: MatrixFormat,
+    /// Write the report here (default: standard output).
+    #[arg(short = 'o', long = "output")]
+    output: Option<PathBuf>,
+}
+
+pub fn run(a: Args) -> Outcome {
+    let mut t = baton::config::load(&a.file)?;
+    let mut vary = vec![];
+    for v in &a.vary {
+        let (agent, models) = v.split_once('=').ok_or_else(|| {
+            ApiError::new(ErrorCode::ApiArgs, format!("--vary {v}: write AGENT=PROVIDER:MODEL,PROVIDER:MODEL"))
+        })?;
+        vary.push((
+            agent.trim().to_owned(),
+            models.split(',').map(|m| m.trim().to_owned()).filter(|m| !m.is_empty()).collect(),
+        ));
+    }
+    if a.mock_rest {
+        for ag in t.agents.iter_mut().filter(|ag| !vary.iter().any(|(v, _)| v == &ag.id)) {
+            ag.model = Some(baton::topology::ModelRef::mock());
+        }
+    }
+    let prices = match &a.prices {
+        None => Default::default(),
+        Some(p) => {
+            let text = std::fs::read_to_string(p).map_err(|e| {
+                ApiError::new(ErrorCode::ConfigRead, format!("{}: cannot read the price table: {e}", p.display()))
+            })?;
+            serde_norway::from_str::<std::collections::BTreeMap<String, Price>>(&text).map_err(|e| {
+                ApiError::new(
+                    ErrorCode::ConfigType,
+                    format!(
+                        "{}: not a price table (PROVIDER:MODEL: {{input_per_mtok, output_per_mtok}}): {e}",
+                        p.display()
+                    ),
+                )
+            })?
+        }
+    };
+    let spec = MatrixSpec {
+        vary,
+        scenarios: a.scenarios,
+        repeat: a.repeat,
+        concurrency: a.concurrency,
+        rate_per_provider: a.rate,
+        prices,
+    };
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let b = indicatif::ProgressBar::new(0);
+        b.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} matrix {pos}/{len} runs {wide_bar} {eta}")
+                .expect("valid"),
+        );
+        b
+    });
+    let b2 = bar.clone();
+    let progress = Arc::new(move |done: usize, total: usize| {
+        if let Some(b) = &b2 {
+            b.set_length(total as u64);
+            b.set_position(done as u64);
+        }
+    });
+    let report = runtime()?.block_on(run_matrix(&t, &spec, progress))?;
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let text = match a.format {
+        MatrixFormat::Json => serde_json::to_string_pretty(&report).expect("serializes"),
+        MatrixFormat::Html => html(&report),
+        MatrixFormat::Text => {
+            let mut out = format!("{}: {} cells\n", report.topology, report.cells.len());
+            for c in &report.cells {
+                let models = c.models.iter().map(|(a, m)| format!("{a}={m}")).collect::<Vec<_>>().join(" ");
+                out.push_str(&format!(
+                    "{models} · {}: {}/{} completed, expectations {}/{}, facts lost {}, {} tokens, {}, p50 {} ms, p95 {} ms, {} retries\n",
+                    c.scenario,
+                    c.completed,
+                    c.runs.len(),
+                    c.expectations_passed,
+                    c.expectations,
+                    c.facts_lost,
+                    c.tokens,
+                    c.cost.map(|x| format!("${x:.4}")).unwrap_or_else(|| "no price".into()),
+                    c.p50_ms,
+                    c.p95_ms,
+                    c.retries
+                ));
+                // A cell's runs usually fail alike: its first error says why.
+                if let Some(r) = c.runs.iter().find(|r| r.status == "error") {
+                    out.push_str(&format!("    error: {}\n", r.reason.replace('\n', "; ")));
+                }
+            }
+            out
+        }
+    };
+    super::args::write_out(a.output.as_deref(), &text)?;
+    Ok(0)
+}

@@ -1,0 +1,118 @@
+//! `baton matrix` over real HTTP on loopback: one agent varied across two providers (servers
+//! speaking OpenAI Chat Completions and Anthropic Messages) and the real small model behind
+//! llama.cpp, two scenarios, `--repeat 2`: every cell is in the report with its runs, the
+//! OpenAI server's 429 shows as a retry, costs come from the user's price table only.
+
+use crate::common::server::{MockServer, Reply};
+use crate::common::{root, stderr};
+use serde_json::{Value, json};
+
+const TOPOLOGY: &str = "version: 1\nname: solo\nentry: solo\nagents: [{id: solo, name: Solo, instructions: Answer briefly.}]\nguards: {max_turns: 2}\nscenarios:\n  - {name: greet, input: Say hello., expect: {status: completed}}\n  - {name: bye, input: Say goodbye., expect: {status: completed}}\n";
+
+fn chat(text: &str) -> Reply {
+    Reply::json(json!({
+        "id": "c", "object": "chat.completion", "created": 1, "model": "gpt-test",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}
+    }))
+}
+
+fn anthropic(text: &str) -> Reply {
+    Reply::json(json!({"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-test",
+        "content": [{"type": "text", "text": text}], "stop_reason": "end_turn", "stop_sequence": null,
+        "usage": {"input_tokens": 40, "output_tokens": 6}}))
+}
+
+#[test]
+fn every_cell_with_its_cost_latency_and_retries() {
+    let llama = {
+        let out = std::process::Command::new(root().join("scripts/llama.sh")).output().unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        String::from_utf8(out.stdout).unwrap().trim().to_owned()
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let (a, b) = rt.block_on(async { (MockServer::start().await, MockServer::start().await) });
+    a.push(Reply::status(429, r#"{"error": {"message": "slow down", "type": "rate_limit"}}"#));
+    for _ in 0..4 {
+        a.push(chat("Hello from OpenAI."));
+    }
+    for _ in 0..4 {
+        b.push(anthropic("Hello from Claude."));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("solo.yaml");
+    std::fs::write(&file, TOPOLOGY).unwrap();
+    let prices = dir.path().join("prices.yaml");
+    std::fs::write(&prices, "\"openai:gpt-test\": { input_per_mtok: 1.0, output_per_mtok: 2.0 }\n").unwrap();
+    let vary = format!(
+        "solo=openai:gpt-test@{}/v1,anthropic:claude-test@{},openai-compatible:smollm2@{llama}",
+        a.base, b.base
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_baton"))
+        .args(["matrix", file.to_str().unwrap(), "--vary", &vary, "--repeat", "2", "--concurrency", "1"])
+        .args(["--prices", prices.to_str().unwrap(), "--format", "json"])
+        .env("OPENAI_API_KEY", "sk-test")
+        .env("ANTHROPIC_API_KEY", "sk-ant-test")
+        .env("BATON_HTTP_BACKOFF_MS", "1")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let cells = r["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 6, "3 models × 2 scenarios");
+    let cell = |model: &str, scenario: &str| {
+        cells
+            .iter()
+            .find(|c| c["models"]["solo"].as_str().unwrap().starts_with(model) && c["scenario"] == scenario)
+            .unwrap()
+    };
+    for s in ["greet", "bye"] {
+        let o = cell("openai:", s);
+        assert_eq!((o["runs"].as_array().unwrap().len(), o["completed"].as_u64()), (2, Some(2)), "{o}");
+        assert_eq!(o["expectations_passed"], 2);
+        assert_eq!(o["tokens"], 220);
+        // 2 runs × (100 input × $1 + 10 output × $2) per million tokens.
+        assert!((o["cost"].as_f64().unwrap() - 2.0 * 120.0 / 1e6).abs() < 1e-12, "{o}");
+        let c = cell("anthropic:", s);
+        assert_eq!(c["completed"], 2, "{c}");
+        assert_eq!(c["tokens"], 92);
+        assert_eq!(c["cost"], Value::Null, "no price in the table, no cost");
+        let l = cell("openai-compatible:", s);
+        assert_eq!(l["runs"].as_array().unwrap().len(), 2);
+        assert!(l["runs"].as_array().unwrap().iter().all(|r| !r["reason"].as_str().unwrap().is_empty()));
+        assert!(l["p50_ms"].as_u64().unwrap() > 0);
+    }
+    // The 429 before the first OpenAI answer was retried, and the report says so.
+    assert_eq!(cell("openai:", "greet")["retries"], 1);
+    assert_eq!(cell("openai:", "bye")["retries"], 0);
+    assert_eq!(a.requests().len(), 5);
+    // An unknown agent is refused with the agents named.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_baton"))
+        .args(["matrix", file.to_str().unwrap(), "--vary", "ghost=mock:m"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no agent 'ghost' in solo (agents: solo)"), "{}", stderr(&out));
+}
+
+#[test]
+fn the_html_report_is_self_contained() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("m.html");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_baton"))
+        .args([
+            "matrix",
+            root().join("examples/support-triage.yaml").to_str().unwrap(),
+            "--vary",
+            "triage=mock:a,mock:b",
+        ])
+        .args(["--mock-rest", "--format", "html", "-o", page.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.starts_with("<!doctype html>") && html.contains("<svg") && !html.contains("<script src"));
+    // support-triage has two scenarios with expectations: 2 models × 2 scenarios, all passing.
+    assert_eq!(html.matches("<tr><td>").count(), 4);
+    assert!(html.contains("triage=mock:a") && html.contains("double-charge"));
+}
