@@ -77,6 +77,13 @@ pub struct Cell {
     pub retries: u64,
 }
 
+impl Cell {
+    /// The cost as a report shows it.
+    pub fn cost_text(&self) -> String {
+        self.cost.map(|x| format!("${x:.4}")).unwrap_or_else(|| "no price".into())
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct MatrixReport {
     pub topology: String,
@@ -325,7 +332,7 @@ pub fn html(r: &MatrixReport) -> String {
             c.expectations,
             c.facts_lost,
             c.tokens,
-            c.cost.map(|x| format!("${x:.4}")).unwrap_or_else(|| "no price".into()),
+            c.cost_text(),
             c.p50_ms,
             c.p95_ms,
             c.retries

@@ -126,7 +126,7 @@ pub fn run(a: Args) -> Outcome {
                     c.expectations,
                     c.facts_lost,
                     c.tokens,
-                    c.cost.map(|x| format!("${x:.4}")).unwrap_or_else(|| "no price".into()),
+                    c.cost_text(),
                     c.p50_ms,
                     c.p95_ms,
                     c.retries

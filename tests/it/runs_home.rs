@@ -4,51 +4,21 @@
 //! get their error and import nothing.
 
 use crate::common;
-use baton::api::{Api, FileAccess};
-use baton::serve::{Guard, Token, router};
 use serde_json::{Value, json};
 
-struct Server {
-    base: String,
-    token: String,
-    _root: tempfile::TempDir,
-    _ui: tempfile::TempDir,
-}
+type Server = common::serve::Served;
 
 async fn start() -> Server {
-    let root = tempfile::tempdir().unwrap();
-    for f in ["ticket-reopen.yaml", "ticket-supervisor.yaml"] {
-        std::fs::copy(common::example(f), root.path().join(f)).unwrap();
-    }
-    let ui = tempfile::tempdir().unwrap();
-    std::fs::write(ui.path().join("index.html"), "<!doctype html><title>Baton</title>").unwrap();
-    let db = root.path().join("runs.db").display().to_string();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let token = Token::random();
-    let app = router(
-        Api::new(FileAccess::Root(root.path().to_path_buf()), db),
-        token.clone(),
-        Guard::for_addr(addr, &[]),
-        ui.path(),
-    );
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    Server { base: format!("http://{addr}"), token: token.as_str().to_owned(), _root: root, _ui: ui }
+    common::serve::serve(&["ticket-reopen.yaml", "ticket-supervisor.yaml"]).await
 }
 
-impl Server {
-    async fn call(&self, cmd: &str, body: Value) -> (u16, Value) {
-        let res = reqwest::Client::new()
-            .post(format!("{}/api/{cmd}", self.base))
-            .header("authorization", format!("Bearer {}", self.token))
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
-        let status = res.status().as_u16();
-        (status, res.json().await.unwrap_or(Value::Null))
-    }
+trait Calls {
+    async fn ok(&self, cmd: &str, body: Value) -> Value;
+    async fn run(&self, file: &str) -> String;
+    async fn search(&self, q: Value) -> (Vec<String>, u64);
+}
 
+impl Calls for Server {
     async fn ok(&self, cmd: &str, body: Value) -> Value {
         let (status, v) = self.call(cmd, body).await;
         assert_eq!(status, 200, "{cmd}: {v}");

@@ -4,49 +4,20 @@
 
 use crate::common;
 
-use baton::api::{Api, FileAccess};
-use baton::serve::{Guard, Token, router};
 use serde_json::{Value, json};
 use std::path::Path;
 
-struct Server {
-    base: String,
-    token: String,
-    root: tempfile::TempDir,
-    _ui: tempfile::TempDir,
-}
+type Server = common::serve::Served;
 
 async fn start() -> Server {
-    let root = tempfile::tempdir().unwrap();
-    std::fs::copy(common::example("ticket-reopen.yaml"), root.path().join("ticket-reopen.yaml")).unwrap();
-    let ui = tempfile::tempdir().unwrap();
-    std::fs::write(ui.path().join("index.html"), "<!doctype html><title>Baton</title>").unwrap();
-    let db = root.path().join("runs.db").display().to_string();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let token = Token::random();
-    let api = Api::new(FileAccess::Root(root.path().to_path_buf()), db);
-    let app = router(api, token.clone(), Guard::for_addr(addr, &[]), ui.path());
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    Server { base: format!("http://{addr}"), token: token.as_str().to_owned(), root, _ui: ui }
+    common::serve::serve(&["ticket-reopen.yaml"]).await
 }
 
-impl Server {
-    async fn post(&self, cmd: &str, body: Value, headers: &[(&str, &str)]) -> (u16, Value) {
-        let mut req = reqwest::Client::new().post(format!("{}/api/{cmd}", self.base)).json(&body);
-        for (k, v) in headers {
-            req = req.header(*k, *v);
-        }
-        let res = req.send().await.unwrap();
-        let status = res.status().as_u16();
-        (status, res.json().await.unwrap_or(Value::Null))
-    }
+trait Runs {
+    async fn runs(&self) -> usize;
+}
 
-    async fn call(&self, cmd: &str, body: Value) -> (u16, Value) {
-        let auth = format!("Bearer {}", self.token);
-        self.post(cmd, body, &[("authorization", &auth)]).await
-    }
-
+impl Runs for Server {
     async fn runs(&self) -> usize {
         let (status, runs) = self.call("list_runs", json!({})).await;
         assert_eq!(status, 200, "{runs}");

@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests: paths, the CLI binary, the pinned Python venv.
 #![allow(dead_code)]
 
+pub mod serve;
 pub mod server;
 
 use std::path::{Path, PathBuf};
