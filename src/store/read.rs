@@ -54,6 +54,10 @@ pub struct RunSummary {
     #[serde(default)]
     #[ts(optional = nullable)]
     pub forked_at: Option<u32>,
+    /// For a fork: what it changed and where it left the recording.
+    #[serde(default)]
+    #[ts(optional = nullable)]
+    pub fork: Option<crate::fork::ForkInfo>,
 }
 
 /// A run's timeline without contexts: what the debugger loads when it opens a run.
@@ -119,6 +123,7 @@ pub(super) fn summary(row: &AnyRow) -> Result<RunSummary, StoreError> {
         source,
         parent: row.try_get("parent_run")?,
         forked_at: row.try_get::<Option<i64>, _>("fork_step")?.map(|n| n as u32),
+        fork: row.try_get::<Option<String>, _>("fork")?.and_then(|f| serde_json::from_str(&f).ok()),
     })
 }
 

@@ -120,6 +120,10 @@ fn a_saved_fork_keeps_its_lineage_and_diff_names_the_first_divergence() {
         let store = api.store().await.unwrap();
         let s = store.run_summary(&forked.run_id).await.unwrap();
         assert_eq!((s.parent.as_deref(), s.forked_at), (Some(parent.as_str()), Some(5)));
+        // The list carries what the fork changed and where it left the recording.
+        let info = s.fork.expect("the fork's info");
+        assert_eq!(info.changes, ["fact resolved-meaning restored at step 5"]);
+        assert_eq!(info.divergence.unwrap().agent, "verification");
         let back = store.load_trace(&forked.run_id).await.unwrap();
         assert_eq!(back.fork.unwrap().divergence.unwrap().recorded_step, Some(6));
         assert_eq!(store.run_summary(&parent).await.unwrap().parent, None);

@@ -1,5 +1,5 @@
 // The open run's lineage, beside the run card: the run it was forked from (with the step, and what
-// changed and where it left the recording when this window made it), "Compare with parent", and
+// changed and where it left the recording, from the store), "Compare with parent", and
 // the runs forked from it, each opening in the debugger.
 import { ArrowUpRight, GitBranch, GitCompareArrows, Loader2 } from "lucide-react";
 import type { ForkCommands } from "../commands/fork";
@@ -27,7 +27,8 @@ export function Lineage({ commands, fork, lookups }: { commands: RunCommands; fo
   });
   if (!summary) return null;
   const parent = summary.parent ?? null;
-  const info = made[summary.id];
+  // What the fork changed and where it left the recording: kept with the run in the store.
+  const info = summary.fork ?? made[summary.id];
   const page = forks.data;
 
   return (
@@ -102,7 +103,8 @@ export function Lineage({ commands, fork, lookups }: { commands: RunCommands; fo
       ) : (
         <ul className="lineage-forks" data-testid="lineage-forks" aria-label="Runs forked from this one">
           {page.runs.map((r) => {
-            const d = made[r.id]?.divergence;
+            const known = r.fork ?? made[r.id];
+            const d = known?.divergence;
             return (
               <li key={r.id} className="lineage-fork" data-testid="lineage-fork" data-run={r.id} data-status={r.outcome.status}>
                 <button type="button" className="lineage-fork-open" onClick={() => void commands.openRun(r.id, r.forked_at != null ? { step: r.forked_at } : {})} title={`Open the fork ${r.id}`}>
@@ -112,7 +114,7 @@ export function Lineage({ commands, fork, lookups }: { commands: RunCommands; fo
                     <OutcomeBadge status={r.outcome.status} />
                   </span>
                   {r.final_output && <span className="lineage-answer">{r.final_output}</span>}
-                  {made[r.id] && <span className="lineage-fork-div muted">{describeDivergence(d ?? null, lookups.agentName)}</span>}
+                  {known && <span className="lineage-fork-div muted">{describeDivergence(d ?? null, lookups.agentName)}</span>}
                 </button>
                 <button
                   type="button"
