@@ -3,6 +3,7 @@ import type { EdgeFlow } from "../bindings/EdgeFlow";
 import type { Finding, Topology } from "../model/types";
 import { agentKind, edgeId, edgeLabel } from "../model/topology";
 import { DEFAULT_NODE_SIZE } from "../model/sizes";
+import { guardrailBadge } from "../model/guardrails";
 import type { Selection } from "../store/designer";
 import { lintMarks } from "./lint";
 import type { AgentFlowNode, TransferFlowEdge } from "./types";
@@ -35,6 +36,7 @@ export function deriveFlow(
   for (const f of t.facts ?? []) for (const h of f.holders ?? []) factCount.set(h, (factCount.get(h) ?? 0) + 1);
 
   const nodes: AgentFlowNode[] = t.agents.map((a, i) => {
+    const guardrails = guardrailBadge(t, a.id);
     const pos = t.layout?.[a.id] ?? { x: i * (DEFAULT_NODE_SIZE.width + 120), y: 0 };
     const size = sizes[a.id];
     return {
@@ -52,6 +54,7 @@ export function deriveFlow(
         lint: marks.agents.get(a.id) ?? null,
         toolCount: a.tools?.length ?? 0,
         facts: factCount.get(a.id) ?? 0,
+        ...(guardrails ? { guardrails } : {}),
         ...(running
           ? {
               run: {

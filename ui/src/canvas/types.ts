@@ -11,6 +11,8 @@ export type AgentNodeData = {
   toolCount: number;
   /** Holds at least one pinned fact. */
   facts: number;
+  /** Its guardrails: how many on input and on output, and a title listing them (absent: none). */
+  guardrails?: { input: number; output: number; title: string };
   /** Run state (live run or debugger step); absent when no run is shown. */
   run?: { owner: boolean; acting: boolean; dim: boolean };
   /** Debugger: how often the run gave this agent the conversation, and the steps it acted at. */

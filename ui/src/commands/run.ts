@@ -46,9 +46,10 @@ export function makeRunCommands(platform: Platform) {
   /**
    * Runs the chosen scenario, or (`message`) the typed message as an ad-hoc scenario that keeps the
    * chosen scenario's mock rules; the document is not changed. Refused with why by `runBlocker`,
-   * the one rule every Run control shares.
+   * the one rule every Run control shares. `asTested`: the way `test_topology` runs it (mock
+   * models, no breakpoints, no latency), so its steps are the ones a test result names.
    */
-  async function startRun(opts: { message?: string } = {}): Promise<string | null> {
+  async function startRun(opts: { message?: string; asTested?: boolean } = {}): Promise<string | null> {
     const doc = useDesigner.getState().topology;
     const blocked = runBlocker(doc, run().live, opts.message !== undefined ? { kind: "message", message: opts.message } : { kind: "scenario" });
     if (blocked || !doc) {
@@ -66,8 +67,8 @@ export function makeRunCommands(platform: Platform) {
       scenario = (chosen?.name ?? "") as string;
     }
     const known = new Set(t.edges.map(edgeId));
-    const breakpoints = (run().breakpoints[t.name] ?? []).filter((e) => known.has(e));
-    const latency = run().latencyMs;
+    const breakpoints = opts.asTested ? [] : (run().breakpoints[t.name] ?? []).filter((e) => known.has(e));
+    const latency = opts.asTested ? 0 : run().latencyMs;
     ui().setBottom("run");
     const token = run().begin(newLiveRun("", t.name, scenario));
     let buffer: RunStreamEvent[] = [];
@@ -87,7 +88,7 @@ export function makeRunCommands(platform: Platform) {
     };
     try {
       const runId = await platform.startRun(
-        { topology: normalizeTopology(t), scenario, breakpoints, mock_delay_ms: latency > 0 ? latency : null, real_providers: run().useLive },
+        { topology: normalizeTopology(t), scenario, breakpoints, mock_delay_ms: latency > 0 ? latency : null, real_providers: opts.asTested ? false : run().useLive },
         onEvent,
       );
       const live = run().live;

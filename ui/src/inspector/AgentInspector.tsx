@@ -13,6 +13,7 @@ import {
 } from "../model/topology";
 import type { Agent, AgentKind, ModelRef, Provider, Topology } from "../model/types";
 import { useDesigner } from "../store/designer";
+import { GuardrailsEditor } from "./GuardrailsEditor";
 import { AgentScript } from "./ScenarioEditor";
 import { ToolsEditor } from "./ToolsEditor";
 
@@ -140,6 +141,8 @@ export function AgentInspector({ topology, agent }: { topology: Topology; agent:
       )}
 
       <ToolsEditor agent={agent} />
+
+      <GuardrailsEditor topology={topology} scope={id} />
 
       <AgentScript topology={topology} agent={id} />
     </div>

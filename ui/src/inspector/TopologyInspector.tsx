@@ -2,6 +2,7 @@ import { Pin, Plus, Trash2, Workflow } from "lucide-react";
 import { Field, NumberField, Section, SelectField, TextAreaField, TextField } from "../components/form";
 import type { Guards, OnRevisit, PinnedFact, Topology } from "../model/types";
 import { useDesigner } from "../store/designer";
+import { GuardrailsEditor } from "./GuardrailsEditor";
 import { ScenarioEditor } from "./ScenarioEditor";
 
 const REVISIT: { value: OnRevisit; label: string }[] = [
@@ -98,6 +99,8 @@ export function TopologyInspector({ topology }: { topology: Topology }) {
           />
         )}
       </Section>
+
+      <GuardrailsEditor topology={topology} scope={null} />
 
       <FactsEditor topology={topology} />
 

@@ -208,7 +208,7 @@ export function removeEdges(t: Topology, ids: readonly string[]): Topology {
   return { ...t, edges: t.edges.filter((e) => !gone.has(edgeId(e))) };
 }
 
-/** Removes agents and everything that names them: edges, layout, fact holders, scripts, guards. */
+/** Removes agents and everything that names them: edges, layout, fact holders, scripts, guards, their guardrails. */
 export function removeAgents(t: Topology, ids: readonly string[]): Topology {
   if (ids.length === 0) return t;
   const gone = new Set(ids);
@@ -232,6 +232,7 @@ export function removeAgents(t: Topology, ids: readonly string[]): Topology {
     facts,
     scenarios,
     guards: escalate && gone.has(escalate) ? { ...t.guards, escalate_to: null } : t.guards,
+    ...(t.guardrails ? { guardrails: t.guardrails.filter((g) => g.agent === undefined || !gone.has(g.agent)) } : {}),
   };
 }
 
@@ -279,6 +280,7 @@ export function renameAgent(t: Topology, oldId: string, newId: string): Topology
       s.scripts ? { ...s, scripts: Object.fromEntries(Object.entries(s.scripts).map(([k, v]) => [r(k), v])) } : s,
     ),
     guards: t.guards.escalate_to ? { ...t.guards, escalate_to: r(t.guards.escalate_to) } : t.guards,
+    ...(t.guardrails ? { guardrails: t.guardrails.map((g) => (g.agent === oldId ? { ...g, agent: newId } : g)) } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
-// The bottom panel: Problems (lint), Run (start, watch, pause and resume a run) and Runs (saved
-// runs of this topology). Its top edge drags to resize it.
+// The bottom panel: Problems (lint), Run (start, watch, pause and resume a run), Runs (saved
+// runs of this topology) and Tests (the scenarios' expectations checked). Its top edge drags to resize it.
 import { ChevronDown, ChevronUp, Loader2, Pause } from "lucide-react";
 import { useRef, type ReactNode } from "react";
 import { SeverityIcon } from "../canvas/icons";
@@ -11,6 +11,10 @@ import { useUi, type BottomTab } from "../store/ui";
 import { ProblemsPanel } from "./ProblemsPanel";
 import { RunPanel } from "./RunPanel";
 import { RunsPanel } from "./RunsPanel";
+import { TestsPanel } from "./TestsPanel";
+import { caseVerdict } from "../model/expect";
+import { useTestCommands } from "../commands/tests";
+import { useTests } from "../store/tests";
 
 type TabDef = { id: BottomTab; label: string; badge?: ReactNode; render: () => ReactNode };
 
@@ -20,6 +24,11 @@ export function BottomPanel({ run }: { run: RunCommands }) {
   const open = useUi((s) => s.bottomOpen);
   const height = useUi((s) => s.bottomHeight);
   const live = useRun((s) => s.live);
+  const testCommands = useTestCommands(run);
+  const topologyName = useDesigner((s) => s.topology?.name);
+  const tests = useTests();
+  const testResults = tests.topology === topologyName ? tests.results : null;
+  const testsBad = testResults?.filter((r) => caseVerdict(r) !== "passed").length ?? 0;
   const drag = useRef<{ y: number; h: number } | null>(null);
   const setBottom = useUi((s) => s.setBottom);
   const toggle = useUi((s) => s.toggleBottom);
@@ -65,6 +74,19 @@ export function BottomPanel({ run }: { run: RunCommands }) {
       render: () => <RunPanel commands={run} />,
     },
     { id: "runs", label: "Runs", render: () => <RunsPanel commands={run} /> },
+    {
+      id: "tests",
+      label: "Tests",
+      badge:
+        tests.running && tests.topology === topologyName ? (
+          <Loader2 size={12} className="spin" aria-label="testing" />
+        ) : testResults ? (
+          <span className={`tab-count tests-tab-count${testsBad ? " is-bad" : " is-good"}`} data-testid="tests-count">
+            {testsBad ? `${testsBad} failed` : `${testResults.length} passed`}
+          </span>
+        ) : undefined,
+      render: () => <TestsPanel commands={testCommands} />,
+    },
   ];
   const current = tabs.find((t) => t.id === tab) ?? tabs[0];
 

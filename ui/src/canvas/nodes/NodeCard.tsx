@@ -1,7 +1,8 @@
 // The card all agent node types share: header (icon, name, kind), model line, footer chips,
 // entry marker, lint marker and the two handles.
 import { Handle, Position } from "@xyflow/react";
-import { Pin, Play, Wrench } from "lucide-react";
+import { Pin, Play, ShieldCheck, Wrench } from "lucide-react";
+import "../../styles/guardrails.css";
 import type { ReactNode } from "react";
 import { PROVIDER_LABELS } from "../../model/topology";
 import { SeverityIcon } from "../icons";
@@ -22,7 +23,7 @@ export function NodeCard({
   variant: "agent" | "supervisor" | "human";
   children?: ReactNode;
 }) {
-  const { agent, isEntry, lint, toolCount, facts, run, path } = data;
+  const { agent, isEntry, lint, toolCount, facts, run, path, guardrails } = data;
   const model = agent.model;
   const runClass = run ? `${run.owner ? " run-owner" : ""}${run.acting ? " run-acting" : ""}${run.dim ? " run-dim" : ""}` : "";
   return (
@@ -90,7 +91,7 @@ export function NodeCard({
         )}
         {children}
       </div>
-      {(toolCount > 0 || facts > 0) && (
+      {(toolCount > 0 || facts > 0 || guardrails) && (
         <div className="node-footer">
           {toolCount > 0 && (
             <span className="chip">
@@ -100,6 +101,20 @@ export function NodeCard({
           {facts > 0 && (
             <span className="chip chip-fact" title="Holds pinned facts">
               <Pin size={11} /> {facts} {facts === 1 ? "fact" : "facts"}
+            </span>
+          )}
+          {guardrails && (
+            <span
+              className="chip chip-guardrail"
+              title={guardrails.title}
+              data-testid={`guardrail-badge-${agent.id}`}
+              data-input={guardrails.input}
+              data-output={guardrails.output}
+            >
+              <ShieldCheck size={11} />
+              {guardrails.input > 0 && <span>{guardrails.input} in</span>}
+              {guardrails.input > 0 && guardrails.output > 0 && <span className="chip-sep">·</span>}
+              {guardrails.output > 0 && <span>{guardrails.output} out</span>}
             </span>
           )}
         </div>
