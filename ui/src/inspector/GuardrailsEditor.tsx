@@ -11,7 +11,6 @@ import {
   neverRuns,
   guardrailsOf,
   parseSchema,
-  regexProblem,
   removeGuardrail,
   setGuardrailOn,
   updateGuardrail,
@@ -105,7 +104,7 @@ function GuardrailCard({ topology, g, index, position }: { topology: Topology; g
         <Field
           label={kind === "contains" ? "Trips when the text contains" : "Trips when the text matches"}
           htmlFor={`${ids}-value`}
-          error={kind === "regex" ? regexProblem("regex" in g.check ? g.check.regex : "") : null}
+          hint={kind === "regex" ? "Rust regex syntax; the Problems tab says when Baton cannot read it (guardrail-unknown)." : undefined}
         >
           <input
             id={`${ids}-value`}

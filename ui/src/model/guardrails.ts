@@ -31,16 +31,6 @@ export function parseSchema(text: string): { ok: true; value: unknown } | { ok: 
   }
 }
 
-/** A regex the browser cannot read (the backend's regex crate is close enough to say so early). */
-export function regexProblem(pattern: string): string | null {
-  try {
-    new RegExp(pattern);
-    return null;
-  } catch (e) {
-    return `Not a regular expression: ${e instanceof Error ? e.message : String(e)}`;
-  }
-}
-
 /** The check of another kind, keeping what can be kept (the text between contains and regex). */
 export function withCheckKind(c: GuardrailCheck, kind: CheckKind): GuardrailCheck {
   if (checkKind(c) === kind) return c;
