@@ -7,7 +7,7 @@ use crate::context::{
 };
 use crate::providers::{ModelError, ModelRequest, ModelSource, OutputItem, ToolKind, ToolSpec, Usage};
 use crate::topology::{
-    AgentKind, ContextPolicy, Edge, EdgeKind, Guardrail, GuardrailOn, OnRevisit, Scenario, Topology,
+    Acceptance, AgentKind, ContextPolicy, Edge, EdgeKind, Guardrail, GuardrailOn, OnRevisit, Scenario, Topology,
 };
 use crate::trace::{FactCheck, Outcome, OutcomeStatus, Step, StepKind, TRACE_VERSION, Timing, Trace, Transfer};
 use futures::future::BoxFuture;
@@ -35,6 +35,9 @@ pub struct Runner<'t> {
     root_owner: String,
     /// The run's start, which steps' timings count from.
     t0: std::time::Instant,
+    /// Claims checked and rejected so far, per verified edge.
+    verifications: HashMap<String, u32>,
+    rejections: HashMap<String, u32>,
 }
 
 /// One `Runner.run`: the top-level run or a nested delegation.
@@ -88,6 +91,8 @@ impl<'t> Runner<'t> {
             system,
             root_owner: topo.entry.clone(),
             t0: std::time::Instant::now(),
+            verifications: HashMap::new(),
+            rejections: HashMap::new(),
         }
     }
 
@@ -730,11 +735,20 @@ impl<'t> Runner<'t> {
                 (DELEGATION_FAILED.to_owned(), vec![], reason)
             }
         };
+        // A verified delegation's result is a claim: its check comes back with it, in the tool's
+        // output (as the SDK export's `custom_output_extractor` returns it), for the caller to read.
+        let mut verified = None;
+        let mut output_text = text.clone();
+        if edge.acceptance == Acceptance::Verify && note.is_empty() {
+            let (check, detail, rejected) = self.verify_claim(&caller, &target, edge);
+            output_text = format!("{text}\n\n{check}");
+            verified = Some((detail, rejected));
+        }
         let out = self.add(
             ItemKind::TransferOutput,
             &caller,
             NewItem {
-                text: text.clone(),
+                text: output_text,
                 call_id: Some(call_id.to_owned()),
                 derived_from: derived,
                 ..Default::default()
@@ -748,8 +762,67 @@ impl<'t> Runner<'t> {
         } else {
             format!("{} failed ({note}); the tool returned an error", self.name(&target))
         };
+        let mut stop = None;
+        if let Some((detail, rejected)) = verified {
+            s.detail = format!("{} · {detail}", s.detail);
+            if rejected > self.topo.guards.max_rejections {
+                let reason = format!(
+                    "{} rejected {}'s claim {rejected} times (guards.max_rejections is {})",
+                    self.name(&caller),
+                    self.name(&target),
+                    self.topo.guards.max_rejections
+                );
+                stop = Some(End::Stopped { guard: "verification", reason });
+            }
+        }
         self.push_step(s);
-        Ok(())
+        match stop {
+            Some(end) => Err(end),
+            None => Ok(()),
+        }
+    }
+
+    /// A verified delegation's result is a claim: checked against the edge's criteria and the
+    /// pinned facts the caller holds, with the scenario's scripted verdict. Returns the check in
+    /// words, its one-line summary and how many times this edge's claims were rejected so far.
+    fn verify_claim(&mut self, caller: &str, worker: &str, edge: &Edge) -> (String, String, u32) {
+        let n = {
+            let c = self.verifications.entry(edge.id.clone()).or_default();
+            *c += 1;
+            *c
+        };
+        let held: Vec<String> = self
+            .topo
+            .facts
+            .iter()
+            .filter(|f| f.holders.iter().any(|h| h == caller))
+            .map(|f| format!("{} (\"{}\")", f.id, f.text))
+            .collect();
+        let verdict = self.scenario.verdicts.get(&edge.id).and_then(|v| v.get(n as usize - 1)).cloned();
+        let (word, reason) = match &verdict {
+            Some(v) if v.accept => ("accepted", v.reason.clone()),
+            Some(v) => ("rejected", v.reason.clone()),
+            None => (
+                "not verified",
+                format!(
+                    "no verdict for claim {n} of {} in scenario {} (add one under verdicts.{})",
+                    edge.id, self.scenario.name, edge.id
+                ),
+            ),
+        };
+        if verdict.as_ref().is_some_and(|v| !v.accept) {
+            *self.rejections.entry(edge.id.clone()).or_default() += 1;
+        }
+        let rejected = self.rejections.get(&edge.id).copied().unwrap_or(0);
+        let criteria = if edge.criteria.is_empty() { "none given".to_owned() } else { edge.criteria.join("; ") };
+        let text = format!(
+            "Verification of {}'s claim against: {criteria}. Held facts: {}. Verdict: {word}{}",
+            self.name(worker),
+            if held.is_empty() { "none".to_owned() } else { held.join("; ") },
+            if reason.is_empty() { String::new() } else { format!(" — {reason}") }
+        );
+        let detail = format!("claim {word}{}", if reason.is_empty() { String::new() } else { format!(": {reason}") });
+        (text, detail, rejected)
     }
 }
 

@@ -4,7 +4,8 @@
 
 use crate::config::ConfigError;
 use crate::topology::{
-    Agent, AgentKind, ContextPolicy, EdgeKind, FieldSpec, ModelRef, OnRevisit, Provider, Topology, snake_case,
+    Acceptance, Agent, AgentKind, ContextPolicy, EdgeKind, FieldSpec, ModelRef, OnRevisit, Provider, Topology,
+    snake_case,
 };
 use std::collections::HashMap;
 
@@ -260,6 +261,9 @@ pub fn to_openai_agents_py(t: &Topology) -> Result<String, ConfigError> {
         py_str(&t.name)
     );
     out.push_str(PRELUDE);
+    if t.edges.iter().any(|e| e.kind == EdgeKind::Delegation && e.acceptance == Acceptance::Verify) {
+        out.push_str(VERIFY_PRELUDE);
+    }
     out.push_str(&format!("\n\nMAX_TURNS = {}\n", t.guards.max_turns));
     // The handoff guards, enforced by `BatonGuards` (a RunHooks) in `run()`.
     let max_handoffs = t.guards.max_handoffs.map(|n| n.to_string()).unwrap_or_else(|| "None".into());
@@ -364,6 +368,15 @@ pub fn to_openai_agents_py(t: &Topology) -> Result<String, ConfigError> {
                     }
                     handoffs.push(format!("handoff({})", args.join(", ")));
                 }
+                EdgeKind::Delegation if e.acceptance == Acceptance::Verify => {
+                    // The claim check comes back with the worker's answer, as Baton's engine puts it.
+                    tools.push(format!(
+                        "{target}.as_tool(tool_name={}, tool_description={}, custom_output_extractor={})",
+                        py_str(&tool),
+                        py_str(&description(&e.id)),
+                        verified_py(t, e)
+                    ));
+                }
                 EdgeKind::Delegation => {
                     tools.push(format!(
                         "{target}.as_tool(tool_name={}, tool_description={})",
@@ -416,6 +429,37 @@ pub fn to_openai_agents_py(t: &Topology) -> Result<String, ConfigError> {
     Ok(out)
 }
 
+/// The `custom_output_extractor` of a verified delegation: the worker's answer, then the claim
+/// check in Baton's words, with the verdicts scripted in the first scenario (replace `_verified`
+/// with a real check: a model's structured verdict, a tool).
+fn verified_py(t: &Topology, e: &crate::topology::Edge) -> String {
+    let name = |id: &str| t.agent(id).map(|a| a.name.clone()).unwrap_or_else(|| id.to_owned());
+    let criteria = if e.criteria.is_empty() { "none given".to_owned() } else { e.criteria.join("; ") };
+    let held: Vec<String> = t
+        .facts
+        .iter()
+        .filter(|f| f.holders.iter().any(|h| h == &e.from))
+        .map(|f| format!("{} (\"{}\")", f.id, f.text))
+        .collect();
+    let held = if held.is_empty() { "none".to_owned() } else { held.join("; ") };
+    let first = t.scenarios.first();
+    let verdicts: Vec<String> = first
+        .and_then(|s| s.verdicts.get(&e.id))
+        .map(|v| {
+            v.iter().map(|v| format!("({}, {})", if v.accept { "True" } else { "False" }, py_str(&v.reason))).collect()
+        })
+        .unwrap_or_default();
+    format!(
+        "_verified({}, {}, {}, [{}], {}, {})",
+        py_str(&name(&e.to)),
+        py_str(&criteria),
+        py_str(&held),
+        verdicts.join(", "),
+        py_str(first.map(|s| s.name.as_str()).unwrap_or_default()),
+        py_str(&e.id)
+    )
+}
+
 /// The topology's guardrails as the SDK's own guardrail functions (`@input_guardrail` /
 /// `@output_guardrail` returning `GuardrailFunctionOutput`), set on their agents, and the
 /// run-wide ones in `RUN_CONFIG`; true when `run()` must pass `RUN_CONFIG`.
@@ -463,6 +507,31 @@ fn guardrails_py(t: &Topology, vars: &HashMap<String, String>, out: &mut String)
     ));
     true
 }
+
+const VERIFY_PRELUDE: &str = r#"
+
+def _verified(worker, criteria, held, verdicts, scenario, edge):
+    """A verified delegation's claim check, returned with the worker's answer. The verdicts are
+    the ones Baton's scenario scripts, in order; replace this with your own check."""
+    seen = {"n": 0}
+
+    async def _extract(result):
+        seen["n"] += 1
+        n = seen["n"]
+        if n <= len(verdicts):
+            accept, reason = verdicts[n - 1]
+            word = "accepted" if accept else "rejected"
+        else:
+            word = "not verified"
+            reason = f"no verdict for claim {n} of {edge} in scenario {scenario} (add one under verdicts.{edge})"
+        check = f"Verification of {worker}'s claim against: {criteria}. Held facts: {held}. Verdict: {word}"
+        if reason:
+            check += f" — {reason}"
+        return f"{result.final_output}\n\n{check}"
+
+    return _extract
+
+"#;
 
 const GUARDRAIL_PRELUDE: &str = r#"
 

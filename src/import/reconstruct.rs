@@ -849,6 +849,7 @@ fn topology_of(run: &RecordedRun, b: &Builder<'_>, overlay: Option<&Topology>, i
             history: vec![],
             input: input.to_owned(),
             scripts: BTreeMap::new(),
+            verdicts: Default::default(),
             expect: Default::default(),
         }],
         guardrails: vec![],

@@ -90,6 +90,7 @@ impl LiveModels {
             history: vec![],
             input: String::new(),
             scripts: Default::default(),
+            verdicts: Default::default(),
             expect: Default::default(),
         }));
         Ok(LiveModels { models, mock, labels, retries: policy.retries.clone() })

@@ -11,7 +11,7 @@ pub use graph::TopologyGraph;
 pub use guardrail::{Guardrail, GuardrailCheck, GuardrailOn};
 pub use names::{default_tool_name, snake_case};
 pub use policy::{ContextPolicy, FieldSpec};
-pub use scenario::{Expect, MockAction, MockCall, MockRule, MockWhen, PriorMessage, Scenario};
+pub use scenario::{Expect, MockAction, MockCall, MockRule, MockVerdict, MockWhen, PriorMessage, Scenario};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -263,6 +263,10 @@ pub struct Edge {
     pub policy: ContextPolicy,
     #[serde(default, skip_serializing_if = "is_default")]
     pub acceptance: Acceptance,
+    /// With `acceptance: verify`: what the receiver's "done" must meet (short texts), checked with
+    /// the pinned facts the caller holds when its result returns.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub criteria: Vec<String>,
 }
 
 impl Edge {
@@ -277,6 +281,7 @@ impl Edge {
             description: String::new(),
             policy: ContextPolicy::Full,
             acceptance: Acceptance::Trust,
+            criteria: vec![],
         }
     }
 }
@@ -329,11 +334,22 @@ pub struct Guards {
     /// How deep delegations may nest (a delegation cycle stops here instead of recursing).
     #[serde(default = "default_max_depth", skip_serializing_if = "is_default_max_depth")]
     pub max_depth: u32,
+    /// Rejected claims on one edge before the run stops (guard `verification`).
+    #[serde(default = "default_max_rejections", skip_serializing_if = "is_default_max_rejections")]
+    pub max_rejections: u32,
 }
 
 pub const DEFAULT_MAX_TURNS: u32 = 10;
 pub const DEFAULT_MAX_MODEL_CALLS: u32 = 200;
 pub const DEFAULT_MAX_DEPTH: u32 = 8;
+
+fn default_max_rejections() -> u32 {
+    3
+}
+
+fn is_default_max_rejections(v: &u32) -> bool {
+    *v == default_max_rejections()
+}
 
 fn default_max_turns() -> u32 {
     DEFAULT_MAX_TURNS
@@ -364,6 +380,7 @@ impl Default for Guards {
             escalate_to: None,
             max_model_calls: DEFAULT_MAX_MODEL_CALLS,
             max_depth: DEFAULT_MAX_DEPTH,
+            max_rejections: default_max_rejections(),
         }
     }
 }

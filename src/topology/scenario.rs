@@ -20,9 +20,22 @@ pub struct Scenario {
     /// Mock rules per agent id.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub scripts: BTreeMap<String, Vec<MockRule>>,
+    /// Scripted verdicts on verified claims, per delegation edge id, in the order the claims
+    /// come back (mock runs).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub verdicts: BTreeMap<String, Vec<MockVerdict>>,
     /// What a run of this scenario must show (`baton test` checks it).
     #[serde(default, skip_serializing_if = "Expect::is_empty")]
     pub expect: Expect,
+}
+
+/// A scripted verdict on a claim: accepted, or rejected with a reason.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, ts_rs::TS)]
+#[serde(deny_unknown_fields)]
+pub struct MockVerdict {
+    pub accept: bool,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reason: String,
 }
 
 /// Expectations on a run of a scenario; every one given must hold.

@@ -30,4 +30,5 @@ mod store;
 mod suspects;
 mod testing;
 mod timing;
+mod verify;
 mod whatif;

@@ -64,6 +64,7 @@ rules! {
     fact_cannot_cross => FactCannotCross = "fact-cannot-cross",
     expect_unknown => ExpectUnknown = "expect-unknown",
     guardrail_unknown => GuardrailUnknown = "guardrail-unknown",
+    verify_without_criteria => VerifyWithoutCriteria = "verify-without-criteria",
 }
 
 impl std::fmt::Display for LintCode {

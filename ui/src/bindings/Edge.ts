@@ -18,4 +18,9 @@ tool?: string | null, description?: string,
 /**
  * What crosses a handoff. Ignored for delegations (they pass only the tool input).
  */
-policy?: ContextPolicy, acceptance?: Acceptance, };
+policy?: ContextPolicy, acceptance?: Acceptance, 
+/**
+ * With `acceptance: verify`: what the receiver's "done" must meet (short texts), checked with
+ * the pinned facts the caller holds when its result returns.
+ */
+criteria?: Array<string>, };

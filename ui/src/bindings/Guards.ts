@@ -26,4 +26,8 @@ max_model_calls?: number,
 /**
  * How deep delegations may nest (a delegation cycle stops here instead of recursing).
  */
-max_depth?: number, };
+max_depth?: number, 
+/**
+ * Rejected claims on one edge before the run stops (guard `verification`).
+ */
+max_rejections?: number, };

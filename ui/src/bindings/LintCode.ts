@@ -3,4 +3,4 @@
 /**
  * Every lint rule's stable code.
  */
-export type LintCode = "missing-entry" | "missing-agent" | "duplicate-agent" | "delegation-cycle" | "duplicate-tool" | "escalate-without-human" | "handoff-cycle" | "handoff-back-to-source" | "unguarded-cycle" | "verify-handoff" | "unreachable-agent" | "missing-model" | "delegation-to-human" | "human-outgoing-edge" | "script-unknown-tool" | "zero-limit" | "delegation-fan-out" | "custom-filter" | "fact-cannot-cross" | "expect-unknown" | "guardrail-unknown";
+export type LintCode = "missing-entry" | "missing-agent" | "duplicate-agent" | "delegation-cycle" | "duplicate-tool" | "escalate-without-human" | "handoff-cycle" | "handoff-back-to-source" | "unguarded-cycle" | "verify-handoff" | "unreachable-agent" | "missing-model" | "delegation-to-human" | "human-outgoing-edge" | "script-unknown-tool" | "zero-limit" | "delegation-fan-out" | "custom-filter" | "fact-cannot-cross" | "expect-unknown" | "guardrail-unknown" | "verify-without-criteria";
