@@ -18,6 +18,9 @@ export function fileKind(path: string): FileKind {
   return "either";
 }
 
+/** Files that may hold agent code (Import from code lists them): Python modules and ADK Agent Config YAML. */
+export const isCodeCandidate = (path: string) => /\.py$/i.test(path) || /(^|\/)root_agent\.ya?ml$/i.test(path);
+
 /** Files that may hold a trace (the Open trace dialog lists them). */
 export const isTraceCandidate = (path: string) => /\.jsonl?$/i.test(path);
 

@@ -6,12 +6,11 @@ import { AlertOctagon, FileCode2, FolderOpen, Loader2, Upload } from "lucide-rea
 import { useCallback, useId, useMemo, useState } from "react";
 import type { Commands } from "../commands/designer";
 import { windowText } from "../commands/messages";
+import { isCodeCandidate } from "../commands/open-file";
 import { useFileList } from "../hooks/queries";
 import { useUi } from "../store/ui";
 import { Modal } from "./Modal";
 
-/** Files that may hold agent code: Python modules and ADK Agent Config YAML. */
-export const isCodeCandidate = (path: string) => /\.py$/i.test(path) || /(^|\/)root_agent\.ya?ml$/i.test(path);
 
 const FRAMEWORKS = [
   { value: "", label: "Whichever the code builds" },
