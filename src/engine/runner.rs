@@ -740,7 +740,7 @@ impl<'t> Runner<'t> {
         let mut verified = None;
         let mut output_text = text.clone();
         if edge.acceptance == Acceptance::Verify && note.is_empty() {
-            let (check, detail, rejected) = self.verify_claim(&caller, &target, edge);
+            let (check, detail, rejected) = self.verify_claim(&caller, &target, edge, &text).await;
             output_text = format!("{text}\n\n{check}");
             verified = Some((detail, rejected));
         }
@@ -785,7 +785,7 @@ impl<'t> Runner<'t> {
     /// A verified delegation's result is a claim: checked against the edge's criteria and the
     /// pinned facts the caller holds, with the scenario's scripted verdict. Returns the check in
     /// words, its one-line summary and how many times this edge's claims were rejected so far.
-    fn verify_claim(&mut self, caller: &str, worker: &str, edge: &Edge) -> (String, String, u32) {
+    async fn verify_claim(&mut self, caller: &str, worker: &str, edge: &Edge, claim: &str) -> (String, String, u32) {
         let n = {
             let c = self.verifications.entry(edge.id.clone()).or_default();
             *c += 1;
@@ -798,23 +798,38 @@ impl<'t> Runner<'t> {
             .filter(|f| f.holders.iter().any(|h| h == caller))
             .map(|f| format!("{} (\"{}\")", f.id, f.text))
             .collect();
-        let verdict = self.scenario.verdicts.get(&edge.id).and_then(|v| v.get(n as usize - 1)).cloned();
+        let criteria = if edge.criteria.is_empty() { "none given".to_owned() } else { edge.criteria.join("; ") };
+        let mut verdict = self.scenario.verdicts.get(&edge.id).and_then(|v| v.get(n as usize - 1)).cloned();
+        let mut problem = None;
+        // A live caller answers for itself: its model is asked for a structured verdict.
+        let live = self
+            .topo
+            .agent(caller)
+            .and_then(|a| a.model.as_ref())
+            .is_some_and(|m| m.provider != crate::topology::Provider::Mock);
+        if verdict.is_none() && live {
+            match self.live_verdict(caller, worker, claim, &criteria, &held).await {
+                Ok(v) => verdict = Some(v),
+                Err(p) => problem = Some(p),
+            }
+        }
         let (word, reason) = match &verdict {
             Some(v) if v.accept => ("accepted", v.reason.clone()),
             Some(v) => ("rejected", v.reason.clone()),
             None => (
                 "not verified",
-                format!(
-                    "no verdict for claim {n} of {} in scenario {} (add one under verdicts.{})",
-                    edge.id, self.scenario.name, edge.id
-                ),
+                problem.unwrap_or_else(|| {
+                    format!(
+                        "no verdict for claim {n} of {} in scenario {} (add one under verdicts.{})",
+                        edge.id, self.scenario.name, edge.id
+                    )
+                }),
             ),
         };
         if verdict.as_ref().is_some_and(|v| !v.accept) {
             *self.rejections.entry(edge.id.clone()).or_default() += 1;
         }
         let rejected = self.rejections.get(&edge.id).copied().unwrap_or(0);
-        let criteria = if edge.criteria.is_empty() { "none given".to_owned() } else { edge.criteria.join("; ") };
         let text = format!(
             "Verification of {}'s claim against: {criteria}. Held facts: {}. Verdict: {word}{}",
             self.name(worker),
@@ -823,6 +838,56 @@ impl<'t> Runner<'t> {
         );
         let detail = format!("claim {word}{}", if reason.is_empty() { String::new() } else { format!(": {reason}") });
         (text, detail, rejected)
+    }
+
+    /// The caller's own model asked for `{"accept": bool, "reason": "..."}` on a claim.
+    async fn live_verdict(
+        &mut self,
+        caller: &str,
+        worker: &str,
+        claim: &str,
+        criteria: &str,
+        held: &[String],
+    ) -> Result<crate::topology::MockVerdict, String> {
+        let agent = self.topo.agent(caller).ok_or("the caller is not in the topology")?;
+        let prompt = format!(
+            "{} reports this as done: \"{claim}\"\nIt must meet: {criteria}.\nFacts you hold: {}.\nIs the claim true \
+             as it stands? Answer with JSON only: {{\"accept\": true or false, \"reason\": \"...\"}}",
+            self.name(worker),
+            if held.is_empty() { "none".to_owned() } else { held.join("; ") }
+        );
+        let mut store = ItemStore::default();
+        let id = store.add(Item::new(
+            ItemKind::UserMessage,
+            "user",
+            self.turn,
+            NewItem { text: prompt, ..Default::default() },
+        ));
+        let item = store.get(id).clone();
+        let req = crate::providers::ModelRequest {
+            agent,
+            system: "You check claims other agents make against criteria and the facts you hold.".into(),
+            context: vec![&item],
+            tools: &[],
+            turn: self.turn,
+            call_number: 0,
+            store: &store,
+            facts: &self.topo.facts,
+        };
+        let model = self.models.model_for(agent).map_err(|e| format!("no model for the check: {e}"))?;
+        let resp = model.respond(req).await.map_err(|e| format!("the check's model call failed: {e}"))?;
+        self.usage += resp.usage;
+        let text: String = resp
+            .output
+            .iter()
+            .filter_map(|o| match o {
+                OutputItem::Message(m) => Some(m.as_str()),
+                _ => None,
+            })
+            .collect();
+        let json = text.find('{').zip(text.rfind('}')).map(|(a, b)| &text[a..=b]).unwrap_or_default();
+        serde_json::from_str::<crate::topology::MockVerdict>(json)
+            .map_err(|_| format!("the model's verdict was not {{accept, reason}} JSON: {}", clip(&text, 80)))
     }
 }
 

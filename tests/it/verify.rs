@@ -71,3 +71,41 @@ fn rejections_past_the_guard_stop_the_run_and_a_missing_verdict_says_so() {
     let f = baton::lint::lint(&baton::config::parse(&bare, baton::config::Format::Yaml, "<t>").unwrap());
     assert!(f.iter().any(|f| f.code == "verify-without-criteria"), "{f:?}");
 }
+
+/// A live caller gives its own verdict: its model (an OpenAI Chat Completions server on
+/// loopback) is asked for `{"accept", "reason"}` on the claim, with the criteria and the facts it
+/// holds; the verdict goes where a scripted one would.
+#[test]
+fn a_live_callers_model_gives_the_verdict() {
+    use crate::common::server::{MockServer, Reply};
+    use serde_json::json;
+    let chat = |msg: serde_json::Value| {
+        Reply::json(json!({"id": "c", "object": "chat.completion", "created": 1, "model": "boss-test",
+            "choices": [{"index": 0, "message": msg, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 30, "completion_tokens": 5, "total_tokens": 35}}))
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    rt.block_on(async {
+        let s = MockServer::start().await;
+        s.push(chat(json!({"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "worker", "arguments": "{\"input\": \"ship it\"}"}}]})))
+            .push(chat(json!({"role": "assistant", "content": "{\"accept\": false, \"reason\": \"the rollout has not happened\"}"})))
+            .push(chat(json!({"role": "assistant", "content": "Not done yet."})));
+        let y = format!(
+            "version: 1\nname: v\nentry: boss\nagents:\n  - {{id: boss, name: Boss, kind: supervisor, model: {{provider: openai-compatible, name: boss-test, base_url: \"{}/v1\"}}}}\n  - {{id: w, name: Worker}}\nedges:\n  - {{kind: delegation, from: boss, to: w, acceptance: verify, criteria: [the change is rolled out]}}\nfacts:\n  - {{id: rollout, text: Changes ship behind a flag until rollout., holders: [boss]}}\nscenarios:\n  - name: s\n    input: go\n    scripts:\n      w: [{{say: Shipped.}}]\n",
+            s.base
+        );
+        let t = baton::config::parse(&y, baton::config::Format::Yaml, "<t>").unwrap();
+        let models = baton::providers::LiveModels::new(&t, t.scenario(None), Default::default()).unwrap();
+        let trace = baton::engine::run(&t, &models, RunOptions::default()).await.unwrap();
+        let back = trace.steps.iter().find(|s| s.kind == StepKind::DelegationReturn).unwrap();
+        assert!(back.detail.ends_with("claim rejected: the rollout has not happened"), "{}", back.detail);
+        let reqs = s.requests();
+        assert_eq!(reqs.len(), 3);
+        let asked = reqs[1].body["messages"].to_string();
+        assert!(asked.contains("Shipped.") && asked.contains("the change is rolled out") && asked.contains("until rollout"), "{asked}");
+        // The check's call is no step of its own, but its tokens count in the run's usage.
+        let steps: u64 = trace.steps.iter().filter_map(|s| s.usage).map(|u| u.input_tokens).sum();
+        assert_eq!(trace.usage.input_tokens, steps + 30);
+        assert_eq!(trace.outcome.final_output.as_deref(), Some("Not done yet."));
+    });
+}
