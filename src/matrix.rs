@@ -22,7 +22,7 @@ pub struct Price {
 }
 
 /// What to run.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct MatrixSpec {
     /// Agent id → the `PROVIDER:MODEL[@URL]`s it tries.
     pub vary: Vec<(String, Vec<String>)>,
@@ -35,6 +35,8 @@ pub struct MatrixSpec {
     pub rate_per_provider: Option<f64>,
     /// `PROVIDER:MODEL` → price (models without one have no cost).
     pub prices: BTreeMap<String, Price>,
+    /// Save every run here (the app's matrix view opens them).
+    pub store: Option<crate::store::Store>,
 }
 
 /// One run of a cell.
@@ -52,6 +54,8 @@ pub struct CellRun {
     pub latency_ms: u64,
     #[ts(type = "number")]
     pub retries: u64,
+    /// The run in the store, when the matrix saved its runs (the app opens a cell's run).
+    pub run_id: Option<String>,
 }
 
 /// One combination on one scenario.
@@ -195,7 +199,7 @@ pub async fn run_matrix(
             for r in 0..repeat {
                 let (topo, gate, limiter, done, progress) =
                     (topo.clone(), gate.clone(), limiter.clone(), done.clone(), progress.clone());
-                let (scenario, prices) = (scenario.clone(), spec.prices.clone());
+                let (scenario, prices, store) = (scenario.clone(), spec.prices.clone(), spec.store.clone());
                 tasks.spawn(async move {
                     let _permit = gate.acquire_owned().await.expect("open");
                     let providers: Vec<String> = topo
@@ -206,7 +210,7 @@ pub async fn run_matrix(
                         .map(|m| m.provider.as_str().to_owned())
                         .collect();
                     limiter.wait(&providers).await;
-                    let run = one_run(&topo, &scenario, &prices).await;
+                    let run = one_run(&topo, &scenario, &prices, store.as_ref()).await;
                     progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1, total);
                     (ci, si, r, run)
                 });
@@ -245,7 +249,12 @@ pub async fn run_matrix(
     Ok(MatrixReport { topology: t.name.clone(), cells })
 }
 
-async fn one_run(t: &Topology, scenario: &str, prices: &BTreeMap<String, Price>) -> CellRun {
+async fn one_run(
+    t: &Topology,
+    scenario: &str,
+    prices: &BTreeMap<String, Price>,
+    store: Option<&crate::store::Store>,
+) -> CellRun {
     let sc = t.scenario(Some(scenario)).cloned().unwrap_or_default();
     let live = t.agents.iter().any(|a| a.model.as_ref().is_some_and(|m| m.provider != Provider::Mock));
     let t0 = Instant::now();
@@ -274,8 +283,13 @@ async fn one_run(t: &Topology, scenario: &str, prices: &BTreeMap<String, Price>)
             cost: None,
             latency_ms,
             retries,
+            run_id: None,
         },
         Ok(trace) => {
+            let run_id = match store {
+                Some(s) => s.save_trace(&trace).await.ok(),
+                None => None,
+            };
             let (n, failures) = check(t, &sc.expect, &trace);
             // Cost per call, from the model that made it.
             let def = trace.definition.as_ref().unwrap_or(t);
@@ -309,6 +323,7 @@ async fn one_run(t: &Topology, scenario: &str, prices: &BTreeMap<String, Price>)
                 cost,
                 latency_ms,
                 retries,
+                run_id,
             }
         }
     }

@@ -146,6 +146,8 @@ commands! {
     import_code(ImportCodeArgs) -> ImportedCode;
     /// Before any run: which pinned facts each edge's sender may have, and what the edge does with them.
     fact_flow(LintArgs) -> Vec<crate::lint::EdgeFlow>;
+    /// The same topology across models: every combination on every scenario, its runs saved.
+    run_matrix(super::MatrixArgs) -> crate::matrix::MatrixReport;
     /// Runs every scenario's `expect:` (mock) and checks it, as `baton test` does.
     test_topology(super::TestArgs) -> Vec<crate::testing::CaseResult>;
     /// Rewrites a handoff chain under a supervisor that delegates and keeps ownership.

@@ -12,6 +12,7 @@ mod files;
 mod forking;
 mod importing;
 mod live;
+mod matrix;
 mod runs;
 mod settings;
 mod suspecting;
@@ -29,6 +30,7 @@ pub use files::{FileAccess, FileEntry};
 pub use forking::{ForkArgs, ForkedRun};
 pub use importing::{ImportArgs, ImportHow, ImportProgress, ImportedRun, UploadArgs};
 pub use live::{LiveEvent, LiveRun};
+pub use matrix::{MatrixArgs, Vary};
 pub use runs::{
     FactArgs, ListRunsArgs, RunEvents, RunEventsArgs, RunIdArgs, RunRequest, StartRunArgs, StartedRun, StepArgs,
     TransferArgs,

@@ -90,6 +90,7 @@ pub fn run(a: Args) -> Outcome {
         concurrency: a.concurrency,
         rate_per_provider: a.rate,
         prices,
+        store: None,
     };
     let bar = std::io::stderr().is_terminal().then(|| {
         let b = indicatif::ProgressBar::new(0);

@@ -116,3 +116,26 @@ fn the_html_report_is_self_contained() {
     assert_eq!(html.matches("<tr><td>").count(), 4);
     assert!(html.contains("triage=mock:a") && html.contains("double-charge"));
 }
+
+/// From the app (`run_matrix` over `baton serve`'s HTTP): every cell's run is saved, so a cell
+/// opens its run in the debugger.
+#[tokio::test]
+async fn the_apps_matrix_saves_each_cells_runs() {
+    let s = crate::common::serve::serve(&["support-triage.yaml"]).await;
+    let (status, opened) = s.call("open_topology", json!({ "path": "support-triage.yaml" })).await;
+    assert_eq!(status, 200, "{opened}");
+    let args = json!({ "topology": opened["topology"], "vary": [{ "agent": "triage", "models": ["mock:a", "mock:b"] }], "mock_rest": true });
+    let (status, report) = s.call("run_matrix", args).await;
+    assert_eq!(status, 200, "{report}");
+    let cells = report["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 4, "2 models × support-triage's 2 scenarios");
+    let ids: Vec<String> = cells.iter().map(|c| c["runs"][0]["run_id"].as_str().unwrap().to_owned()).collect();
+    let (status, page) = s.call("search_runs", json!({})).await;
+    assert_eq!(status, 200);
+    assert_eq!(page["total"], 4);
+    for id in &ids {
+        let (status, _) = s.call("run_overview", json!({ "run_id": id })).await;
+        assert_eq!(status, 200, "cell run {id} opens");
+    }
+    assert!(cells.iter().all(|c| c["expectations_passed"] == c["expectations"] && c["completed"] == 1), "{cells:?}");
+}

@@ -18,6 +18,8 @@ import type { ImportCodeArgs } from "./ImportCodeArgs";
 import type { ImportedCode } from "./ImportedCode";
 import type { LintArgs } from "./LintArgs";
 import type { ListRunsArgs } from "./ListRunsArgs";
+import type { MatrixArgs } from "./MatrixArgs";
+import type { MatrixReport } from "./MatrixReport";
 import type { NewTopologyArgs } from "./NewTopologyArgs";
 import type { NoArgs } from "./NoArgs";
 import type { OpenedTopology } from "./OpenedTopology";
@@ -67,6 +69,8 @@ export interface Commands {
   import_code: { args: ImportCodeArgs; result: ImportedCode };
   /** Before any run: which pinned facts each edge's sender may have, and what the edge does with them. */
   fact_flow: { args: LintArgs; result: Array<EdgeFlow> };
+  /** The same topology across models: every combination on every scenario, its runs saved. */
+  run_matrix: { args: MatrixArgs; result: MatrixReport };
   /** Runs every scenario's `expect:` (mock) and checks it, as `baton test` does. */
   test_topology: { args: TestArgs; result: Array<CaseResult> };
   /** Rewrites a handoff chain under a supervisor that delegates and keeps ownership. */
@@ -134,6 +138,7 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   "export_topology",
   "import_code",
   "fact_flow",
+  "run_matrix",
   "test_topology",
   "refactor_supervisor",
   "start_run",

@@ -204,6 +204,11 @@ export function createMockPlatform(fixtures: Record<string, Topology> = FIXTURES
       // The policies' effects are the Rust core's (src/whatif.rs); the mock has no stand-in.
       throw new PlatformError("api.args", "what-if needs the Baton backend (the mock platform has none)");
     },
+    async run_matrix() {
+      log("run_matrix", {});
+      // The runs are the Rust core's (src/matrix.rs); the mock has none.
+      throw new PlatformError("api.args", "the model matrix needs the Baton backend (the mock platform has none)");
+    },
     async test_topology() {
       log("test_topology", {});
       // The runs and checks are the Rust core's (src/testing.rs); the mock has none.
