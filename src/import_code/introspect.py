@@ -600,6 +600,28 @@ class _OpenAIAgentsReader(_Reader):
         name = getattr(tool, "name", None)
         return {"kind": "hosted", "name": name if isinstance(name, str) else type(tool).__name__, "type": type(tool).__name__}
 
+    def _guardrail(self, g, on):
+        """An SDK guardrail: its check when it is one Baton exported (the helper's closure holds
+        the kind and value), else the function's name, a custom check Baton cannot run."""
+        fn = getattr(g, "guardrail_function", None)
+        name = g.get_name() if hasattr(g, "get_name") else getattr(g, "name", None) or _qualname(fn)
+        out = {"name": name, "on": on, "run_in_parallel": bool(getattr(g, "run_in_parallel", True))}
+        code = getattr(fn, "__code__", None)
+        cells = getattr(fn, "__closure__", None) or ()
+        closure = {}
+        if code is not None:
+            for var, cell in zip(code.co_freevars, cells):
+                try:
+                    closure[var] = cell.cell_contents
+                except ValueError:
+                    pass
+        if closure.get("kind") in ("contains", "regex", "schema") and "value" in closure:
+            out["check"] = {closure["kind"]: closure["value"]}
+            out["message"] = closure.get("message") or ""
+        else:
+            out["custom"] = _qualname(fn) if fn is not None else name
+        return out
+
     def _input_filter(self, flt, nest):
         if flt is None:
             return "nest_handoff_history" if nest else None
@@ -662,6 +684,9 @@ class _OpenAIAgentsReader(_Reader):
                 {"kind": "hosted", "name": name if isinstance(name, str) else type(server).__name__, "type": type(server).__name__}
             )
         entry["handoffs"] = [self._handoff(agent, h) for h in agent.handoffs]
+        entry["guardrails"] = [self._guardrail(g, "input") for g in getattr(agent, "input_guardrails", []) or []] + [
+            self._guardrail(g, "output") for g in getattr(agent, "output_guardrails", []) or []
+        ]
         entry["output_type"] = self._output_type(entry, agent.output_type)
         return entry
 

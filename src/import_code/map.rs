@@ -6,8 +6,8 @@
 use super::CodeError;
 use super::model::{CodeAgent, CodeHandoff, CodeModel, CodeTool, Filter, Framework};
 use crate::topology::{
-    Agent, AgentKind, ContextPolicy, Edge, EdgeKind, FieldSpec, ModelRef, Provider, SourceLoc, Tool, Topology,
-    default_tool_name, empty_object_schema, snake_case,
+    Agent, AgentKind, ContextPolicy, Edge, EdgeKind, FieldSpec, Guardrail, GuardrailCheck, GuardrailOn, ModelRef,
+    Provider, SourceLoc, Tool, Topology, default_tool_name, empty_object_schema, snake_case,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -220,6 +220,31 @@ pub fn to_topology(m: &CodeModel, entry: Option<&str>, name: &str) -> Result<Imp
             tools,
             source: a.file.clone().zip(a.line).map(|(file, line)| SourceLoc { file, line }),
         });
+    }
+    for a in &m.agents {
+        let id = by_name.get(a.name.as_str()).map(|s| (*s).to_owned()).unwrap_or_default();
+        for g in &a.guardrails {
+            let check = match (&g.check, &g.custom) {
+                (Some(c), _) => serde_json::from_value(c.clone()).ok(),
+                (None, Some(f)) => {
+                    notes.push(format!(
+                        "{}: guardrail {} is your function {f}, which Baton cannot run: runs treat it as passing",
+                        a.name, g.name
+                    ));
+                    Some(GuardrailCheck::Custom { custom: f.clone() })
+                }
+                _ => None,
+            };
+            let Some(check) = check else { continue };
+            t.guardrails.push(Guardrail {
+                name: g.name.clone(),
+                agent: Some(id.clone()),
+                on: if g.on == "output" { GuardrailOn::Output } else { GuardrailOn::Input },
+                check,
+                run_in_parallel: g.run_in_parallel,
+                message: g.message.clone().unwrap_or_default(),
+            });
+        }
     }
     let id_of = |name: &str| -> Result<String, CodeError> {
         by_name.get(name).map(|s| (*s).to_owned()).ok_or_else(|| {

@@ -63,6 +63,9 @@ pub struct CodeAgent {
     pub tools: Vec<CodeTool>,
     #[serde(default)]
     pub handoffs: Vec<CodeHandoff>,
+    /// The Agents SDK's input and output guardrails.
+    #[serde(default)]
+    pub guardrails: Vec<CodeGuardrail>,
     /// ADK: `include_contents` (`default` or `none`).
     #[serde(default)]
     pub include_contents: Option<String>,
@@ -84,6 +87,26 @@ impl CodeAgent {
     pub fn is_workflow(&self) -> bool {
         matches!(self.class.as_str(), "SequentialAgent" | "ParallelAgent" | "LoopAgent")
     }
+}
+
+/// One guardrail as the introspection read it: a check Baton knows (one it exported), or a
+/// function of the user's code.
+#[derive(Debug, Clone, Deserialize)]
+pub struct CodeGuardrail {
+    pub name: String,
+    pub on: String,
+    #[serde(default = "yes")]
+    pub run_in_parallel: bool,
+    #[serde(default)]
+    pub check: Option<serde_json::Value>,
+    #[serde(default)]
+    pub message: Option<String>,
+    #[serde(default)]
+    pub custom: Option<String>,
+}
+
+fn yes() -> bool {
+    true
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]

@@ -33,6 +33,9 @@ pub enum GuardrailCheck {
         #[ts(type = "unknown")]
         schema: serde_json::Value,
     },
+    /// A guardrail function of the user's code (read by `baton import-code`), which Baton cannot
+    /// run: runs treat it as passing, and lint says so.
+    Custom { custom: String },
 }
 
 /// One guardrail.
@@ -92,6 +95,9 @@ impl Guardrail {
                 },
                 Err(e) => say(true, format!("/{r}/ is not a regular expression: {e}")),
             },
+            GuardrailCheck::Custom { custom } => {
+                say(false, format!("{custom} is a function of your code that Baton cannot run: treated as passing"))
+            }
             GuardrailCheck::Schema { schema } => {
                 let value: serde_json::Value = match serde_json::from_str(text.trim()) {
                     Ok(v) => v,

@@ -193,3 +193,42 @@ fn the_exported_module_runs_the_same_guardrails_in_the_sdk() {
         assert_eq!(baton, sdk, "case {i}");
     }
 }
+
+fn import_code(path: &std::path::Path) -> (baton::topology::Topology, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_baton"))
+        .arg("import-code")
+        .arg(path)
+        .env("BATON_PYTHON", python())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let t = baton::config::parse(&String::from_utf8_lossy(&out.stdout), baton::config::Format::Yaml, "<import>").unwrap();
+    (t, stderr(&out))
+}
+
+/// Guardrails round-trip through code: exported as the SDK's guardrail functions and read back by
+/// `import-code`, they are the same guardrails; a guardrail function of the user's own is kept by
+/// name as a custom check, which runs as passing and which lint and the import's notes name.
+#[test]
+fn guardrails_survive_a_round_trip_through_code_and_custom_ones_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let yaml = "version: 1\nname: g\nentry: support\nagents: [{id: support, name: Support, instructions: support, model: {provider: openai, name: gpt-4o}}]\nguardrails:\n  - {name: no_refund, agent: support, on: input, check: {contains: refund}, run_in_parallel: false, message: refunds go to billing}\n  - {name: no_card, agent: support, on: input, check: {regex: \"[0-9]{16}\"}}\n  - {name: json_answer, agent: support, on: output, check: {schema: {type: object, required: [answer]}}}\n";
+    let t = baton::config::parse(yaml, baton::config::Format::Yaml, "<t>").unwrap();
+    let module = dir.path().join("g.py");
+    std::fs::write(&module, baton::export::to_openai_agents_py(&t).unwrap()).unwrap();
+    let (back, _) = import_code(&module);
+    assert_eq!(back.guardrails, t.guardrails);
+
+    let own = dir.path().join("own.py");
+    std::fs::write(
+        &own,
+        "from agents import Agent, GuardrailFunctionOutput, input_guardrail\n\n\n@input_guardrail\nasync def no_pii(ctx, agent, inp):\n    return GuardrailFunctionOutput(output_info=None, tripwire_triggered=False)\n\n\nroot_agent = Agent(name=\"Support\", instructions=\"s\", input_guardrails=[no_pii])\n",
+    )
+    .unwrap();
+    let (t, notes) = import_code(&own);
+    assert_eq!(t.guardrails.len(), 1);
+    assert_eq!(t.guardrails[0].check, baton::topology::GuardrailCheck::Custom { custom: "no_pii".into() });
+    assert!(notes.contains("no_pii, which Baton cannot run"), "{notes}");
+    let f = baton::lint::lint(&t);
+    assert!(f.iter().any(|f| f.code == "guardrail-unknown" && f.message.contains("cannot run")), "{f:?}");
+}

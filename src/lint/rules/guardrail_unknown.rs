@@ -41,6 +41,20 @@ pub fn check(cx: &Cx, out: &mut Vec<Finding>) {
             GuardrailCheck::Schema { schema: s } => jsonschema::validator_for(s).err().map(|e| format!("its schema is not valid JSON Schema: {e}")),
             GuardrailCheck::Contains { contains: s } if s.is_empty() => Some("it checks for an empty text, which every text contains".into()),
             GuardrailCheck::Contains { .. } => None,
+            GuardrailCheck::Custom { custom } => {
+                let mut f = finding(
+                    LintCode::GuardrailUnknown,
+                    format!(
+                        "guardrail '{}' is your function {custom}, which Baton cannot run: its runs treat it as passing; give it a contains, regex or schema check to test it here",
+                        g.name
+                    ),
+                    g.agent.iter().cloned().collect(),
+                    vec![],
+                );
+                f.severity = Severity::Info;
+                out.push(f);
+                None
+            }
         };
         if let Some(why) = bad {
             out.push(finding(

@@ -87,7 +87,7 @@ function GuardrailCard({ topology, g, index, position }: { topology: Topology; g
         />
         <Segmented<CheckKind>
           label="Check"
-          value={kind}
+          value={kind === "custom" ? ("" as CheckKind) : kind}
           testId="guardrail-kind"
           options={CHECK_KINDS.map((k) => ({ value: k, label: CHECK_LABEL[k] }))}
           onChange={(k) => edit("kind", (x) => ({ ...x, check: withCheckKind(x.check, k) }), false)}
@@ -98,7 +98,12 @@ function GuardrailCard({ topology, g, index, position }: { topology: Topology; g
           {never}
         </div>
       )}
-      {"schema" in g.check ? (
+      {"custom" in g.check ? (
+        <div className="guardrail-never" data-testid="guardrail-custom" role="note">
+          Your function {g.check.custom} (read from code): Baton cannot run it, so runs treat it as passing. Pick a check
+          kind above to replace it with one Baton runs.
+        </div>
+      ) : "schema" in g.check ? (
         <SchemaField g={g} onSchema={(schema) => edit("schema", (x) => ({ ...x, check: { schema } }))} />
       ) : (
         <Field
@@ -109,7 +114,7 @@ function GuardrailCard({ topology, g, index, position }: { topology: Topology; g
           <input
             id={`${ids}-value`}
             className="input mono"
-            value={"contains" in g.check ? g.check.contains : g.check.regex}
+            value={"contains" in g.check ? g.check.contains : "regex" in g.check ? g.check.regex : ""}
             placeholder={kind === "contains" ? "refund" : "(?i)\\brefund\\b"}
             spellCheck={false}
             data-testid="guardrail-value"

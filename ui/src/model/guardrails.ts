@@ -1,15 +1,18 @@
 // Guardrails in the designer's terms: pure edits of `Topology.guardrails` (by index, as commit recipes), the check's kind and text, and when the SDK never runs one.
 import type { Guardrail, GuardrailCheck, GuardrailOn, Topology } from "./types";
 
+// A `custom` check (the user's own function, read by import-code) is kept as it is: the editor
+// shows it and can only replace it with one of these.
 export type CheckKind = "contains" | "regex" | "schema";
 export const CHECK_KINDS: readonly CheckKind[] = ["contains", "regex", "schema"];
 
 /** Where a guardrail list belongs: an agent's id, or null for run-wide ones. */
 export type GuardrailScope = string | null;
 
-export function checkKind(c: GuardrailCheck): CheckKind {
+export function checkKind(c: GuardrailCheck): CheckKind | "custom" {
   if ("contains" in c) return "contains";
   if ("regex" in c) return "regex";
+  if ("custom" in c) return "custom";
   return "schema";
 }
 
@@ -17,6 +20,7 @@ export function checkKind(c: GuardrailCheck): CheckKind {
 export function checkText(c: GuardrailCheck): string {
   if ("contains" in c) return c.contains;
   if ("regex" in c) return c.regex;
+  if ("custom" in c) return c.custom;
   return JSON.stringify(c.schema, null, 2);
 }
 
@@ -34,7 +38,7 @@ export function parseSchema(text: string): { ok: true; value: unknown } | { ok: 
 /** The check of another kind, keeping what can be kept (the text between contains and regex). */
 export function withCheckKind(c: GuardrailCheck, kind: CheckKind): GuardrailCheck {
   if (checkKind(c) === kind) return c;
-  const text = "schema" in c ? "" : checkText(c);
+  const text = "contains" in c || "regex" in c ? checkText(c) : "";
   if (kind === "contains") return { contains: text };
   if (kind === "regex") return { regex: text };
   return { schema: { type: "object" } };
