@@ -801,6 +801,24 @@ impl<'t> Runner<'t> {
         let criteria = if edge.criteria.is_empty() { "none given".to_owned() } else { edge.criteria.join("; ") };
         let mut verdict = self.scenario.verdicts.get(&edge.id).and_then(|v| v.get(n as usize - 1)).cloned();
         let mut problem = None;
+        // A check tool the edge names decides next (Baton answers tools with their mock results).
+        if verdict.is_none()
+            && let Some(tool) = &edge.check_tool
+        {
+            match self.topo.agent(caller).and_then(|a| a.tools.iter().find(|t| &t.name == tool)) {
+                Some(t) => {
+                    let r = t.mock_result.trim();
+                    let accept = r.to_ascii_lowercase().starts_with("accept");
+                    let reason = if accept {
+                        r["accept".len()..].trim_start_matches(['e', 'd', ':', ' ', '-']).to_owned()
+                    } else {
+                        r.to_owned()
+                    };
+                    verdict = Some(crate::topology::MockVerdict { accept, reason: format!("{tool}: {reason}") });
+                }
+                None => problem = Some(format!("the check tool {tool} is not a tool of {}", self.name(caller))),
+            }
+        }
         // A live caller answers for itself: its model is asked for a structured verdict.
         let live = self
             .topo

@@ -267,6 +267,11 @@ pub struct Edge {
     /// the pinned facts the caller holds when its result returns.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub criteria: Vec<String>,
+    /// With `acceptance: verify`: a tool of the caller that checks the claim (its result starting
+    /// with "accept" accepts; anything else rejects, with the result as the reason).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub check_tool: Option<String>,
 }
 
 impl Edge {
@@ -282,6 +287,7 @@ impl Edge {
             policy: ContextPolicy::Full,
             acceptance: Acceptance::Trust,
             criteria: vec![],
+            check_tool: None,
         }
     }
 }

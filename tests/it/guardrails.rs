@@ -202,7 +202,8 @@ fn import_code(path: &std::path::Path) -> (baton::topology::Topology, String) {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
-    let t = baton::config::parse(&String::from_utf8_lossy(&out.stdout), baton::config::Format::Yaml, "<import>").unwrap();
+    let t =
+        baton::config::parse(&String::from_utf8_lossy(&out.stdout), baton::config::Format::Yaml, "<import>").unwrap();
     (t, stderr(&out))
 }
 

@@ -109,3 +109,24 @@ fn a_live_callers_model_gives_the_verdict() {
         assert_eq!(trace.outcome.final_output.as_deref(), Some("Not done yet."));
     });
 }
+
+/// A check tool the edge names decides when no verdict is scripted: its result "accept…"
+/// accepts, anything else rejects with the result as the reason; a tool the caller lacks is named.
+#[test]
+fn a_check_tool_decides_the_claim() {
+    let y = |result: &str, tool: &str| {
+        format!(
+            "version: 1\nname: vt\nentry: boss\nagents:\n  - id: boss\n    name: Boss\n    kind: supervisor\n    tools: [{{name: is_live, description: Is it live?, mock_result: \"{result}\"}}]\n  - {{id: w, name: Worker}}\nedges:\n  - {{kind: delegation, from: boss, to: w, acceptance: verify, criteria: [live in production], check_tool: {tool}}}\nscenarios:\n  - name: s\n    input: go\n    scripts:\n      boss: [{{when: {{call: 1}}, calls: [{{tool: worker, args: {{input: ship}}}}]}}, {{say: Done.}}]\n      w: [{{say: Shipped.}}]\n"
+        )
+    };
+    let detail = |yaml: &str| {
+        let trace = run(&baton::config::parse(yaml, baton::config::Format::Yaml, "<t>").unwrap());
+        trace.steps.iter().find(|s| s.kind == StepKind::DelegationReturn).unwrap().detail.clone()
+    };
+    assert!(
+        detail(&y("rejected: the flag is off", "is_live"))
+            .ends_with("claim rejected: is_live: rejected: the flag is off")
+    );
+    assert!(detail(&y("accepted: live since 9:00", "is_live")).ends_with("claim accepted: is_live: live since 9:00"));
+    assert!(detail(&y("x", "nope")).contains("claim not verified: the check tool nope is not a tool of Boss"));
+}

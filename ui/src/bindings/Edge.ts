@@ -23,4 +23,9 @@ policy?: ContextPolicy, acceptance?: Acceptance,
  * With `acceptance: verify`: what the receiver's "done" must meet (short texts), checked with
  * the pinned facts the caller holds when its result returns.
  */
-criteria?: Array<string>, };
+criteria?: Array<string>, 
+/**
+ * With `acceptance: verify`: a tool of the caller that checks the claim (its result starting
+ * with "accept" accepts; anything else rejects, with the result as the reason).
+ */
+check_tool?: string, };
