@@ -1,5 +1,5 @@
 // The bottom panel: Problems (lint), Run (start, watch, pause and resume a run), Runs (saved
-// runs of this topology) and Tests (the scenarios' expectations checked). Its top edge drags to resize it.
+// runs of this topology), Tests (the scenarios' expectations checked) and Matrix (models × scenarios). Its top edge drags to resize it.
 import { ChevronDown, ChevronUp, Loader2, Pause } from "lucide-react";
 import { useRef, type ReactNode } from "react";
 import { SeverityIcon } from "../canvas/icons";
@@ -12,6 +12,9 @@ import { ProblemsPanel } from "./ProblemsPanel";
 import { RunPanel } from "./RunPanel";
 import { RunsPanel } from "./RunsPanel";
 import { TestsPanel } from "./TestsPanel";
+import { MatrixPanel } from "./MatrixPanel";
+import { useMatrixCommands } from "../commands/matrix";
+import { useMatrix } from "../store/matrix";
 import { caseVerdict } from "../model/expect";
 import { useTestCommands } from "../commands/tests";
 import { useTests } from "../store/tests";
@@ -27,6 +30,8 @@ export function BottomPanel({ run }: { run: RunCommands }) {
   const testCommands = useTestCommands(run);
   const topologyName = useDesigner((s) => s.topology?.name);
   const tests = useTests();
+  const matrixCommands = useMatrixCommands(run);
+  const matrixRunning = useMatrix((s) => s.running && s.topology === topologyName);
   const testResults = tests.topology === topologyName ? tests.results : null;
   const testsBad = testResults?.filter((r) => caseVerdict(r) !== "passed").length ?? 0;
   const drag = useRef<{ y: number; h: number } | null>(null);
@@ -86,6 +91,12 @@ export function BottomPanel({ run }: { run: RunCommands }) {
           </span>
         ) : undefined,
       render: () => <TestsPanel commands={testCommands} />,
+    },
+    {
+      id: "matrix",
+      label: "Matrix",
+      badge: matrixRunning ? <Loader2 size={12} className="spin" aria-label="running the matrix" /> : undefined,
+      render: () => <MatrixPanel commands={matrixCommands} />,
     },
   ];
   const current = tabs.find((t) => t.id === tab) ?? tabs[0];

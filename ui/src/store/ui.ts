@@ -18,7 +18,7 @@ export type ConfirmRequest = {
 
 export type PendingConnection = { from: string; to: string; x: number; y: number };
 
-export type BottomTab = "problems" | "run" | "runs" | "tests";
+export type BottomTab = "problems" | "run" | "runs" | "tests" | "matrix";
 
 type UiState = {
   dialog: DialogKind;
