@@ -204,12 +204,15 @@ impl<'t> Runner<'t> {
         let entry = self.topo.entry.clone();
         let own = self.own_items(&entry);
         let frame = Frame { owner: entry.clone(), own, hist, turns: 0, depth: 0, handoffs: 0, owners: vec![entry] };
-        let (frame, end) = match self.guardrails(&frame, GuardrailOn::Input, &self.scenario.input.clone()) {
+        let input_text = self.scenario.input.clone();
+        let (frame, end) = match self.guardrails(&frame, GuardrailOn::Input, &input_text).await {
             Some(end) => (frame, end),
             None => self.run_frame(frame).await,
         };
         let end = match end {
-            End::Completed(text) => self.guardrails(&frame, GuardrailOn::Output, &text).unwrap_or(End::Completed(text)),
+            End::Completed(text) => {
+                self.guardrails(&frame, GuardrailOn::Output, &text).await.unwrap_or(End::Completed(text))
+            }
             other => other,
         };
         let owner = frame.owner;
@@ -264,7 +267,7 @@ impl<'t> Runner<'t> {
     /// only) or the final agent's output guardrails, as the Agents SDK runs them: each verdict
     /// is a step; the first tripwire ends the run. Pattern and schema checks answer at once, so
     /// a parallel input guardrail wins its race with the first model call, as in the SDK.
-    fn guardrails(&mut self, f: &Frame, on: GuardrailOn, text: &str) -> Option<End> {
+    async fn guardrails(&mut self, f: &Frame, on: GuardrailOn, text: &str) -> Option<End> {
         let mine: Vec<Guardrail> = self
             .topo
             .guardrails
@@ -277,7 +280,10 @@ impl<'t> Runner<'t> {
         ordered.extend(mine.iter().filter(|g| g.run_in_parallel));
         let word = if on == GuardrailOn::Input { "input" } else { "output" };
         for g in ordered {
-            let v = g.check(text);
+            let v = match &g.check {
+                crate::topology::GuardrailCheck::Agent { agent } => self.guardrail_agent(agent, text).await,
+                _ => g.check(text),
+            };
             let mut s = self.step(StepKind::Guardrail, &f.owner, f.depth, visible(f));
             s.detail =
                 format!("{word} guardrail {}: {} — {}", g.name, if v.tripped { "tripped" } else { "passed" }, v.reason);
@@ -290,6 +296,80 @@ impl<'t> Runner<'t> {
             }
         }
         None
+    }
+
+    /// A guardrail agent's verdict: it gets the text as its input (a model call of its own, as
+    /// the SDK's guardrail function runs it) and answers `{"tripwire_triggered", "reason"}`.
+    async fn guardrail_agent(&mut self, agent_id: &str, text: &str) -> crate::topology::guardrail::Verdict {
+        use crate::topology::guardrail::Verdict;
+        let Some(agent) = self.topo.agent(agent_id) else {
+            return Verdict { tripped: true, reason: format!("the guardrail agent {agent_id} does not exist") };
+        };
+        let n = {
+            let c = self.calls.entry(agent_id.to_owned()).or_default();
+            *c += 1;
+            *c
+        };
+        let mut store = ItemStore::default();
+        let id = store.add(Item::new(
+            ItemKind::UserMessage,
+            "user",
+            self.turn,
+            NewItem { text: text.to_owned(), ..Default::default() },
+        ));
+        let item = store.get(id).clone();
+        let req = crate::providers::ModelRequest {
+            agent,
+            system: self.system.get(agent_id).cloned().unwrap_or_default(),
+            context: vec![&item],
+            tools: &[],
+            turn: self.turn,
+            call_number: n,
+            store: &store,
+            facts: &self.topo.facts,
+        };
+        let answer = match self.models.model_for(agent) {
+            Ok(m) => m.respond(req).await,
+            Err(e) => Err(e),
+        };
+        let resp = match answer {
+            Ok(r) => r,
+            Err(e) => {
+                return Verdict { tripped: true, reason: format!("the guardrail agent {} failed: {e}", agent.name) };
+            }
+        };
+        self.usage += resp.usage;
+        let said: String = resp
+            .output
+            .iter()
+            .filter_map(|o| match o {
+                OutputItem::Message(m) => Some(m.as_str()),
+                _ => None,
+            })
+            .collect();
+        let json = said.find('{').zip(said.rfind('}')).map(|(a, b)| &said[a..=b]).unwrap_or_default();
+        match serde_json::from_str::<serde_json::Value>(json) {
+            Ok(v) if v.get("tripwire_triggered").and_then(|t| t.as_bool()).is_some() => Verdict {
+                tripped: v["tripwire_triggered"].as_bool().unwrap_or(false),
+                reason: format!(
+                    "{} says {}",
+                    agent.name,
+                    v.get("reason").and_then(|r| r.as_str()).unwrap_or(if v["tripwire_triggered"] == true {
+                        "trip"
+                    } else {
+                        "pass"
+                    })
+                ),
+            },
+            _ => Verdict {
+                tripped: true,
+                reason: format!(
+                    "{}'s answer is not {{tripwire_triggered, reason}} JSON: {}",
+                    agent.name,
+                    clip(&said, 80)
+                ),
+            },
+        }
     }
 
     fn guard_step(&mut self, f: &Frame, detail: String) {

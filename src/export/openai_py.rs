@@ -478,6 +478,8 @@ fn guardrails_py(t: &Topology, vars: &HashMap<String, String>, out: &mut String)
             GuardrailCheck::Schema { schema } => ("schema", py_value(schema)),
             // The user's own function, which the topology does not hold: a check that never trips.
             GuardrailCheck::Custom { custom } => ("custom", py_str(custom)),
+            // A guardrail agent: exported as a check that names it (run it with Runner.run there).
+            GuardrailCheck::Agent { agent } => ("custom", py_str(&format!("the guardrail agent {agent}"))),
         };
         let var = format!("GUARDRAIL_{i}");
         let make = match g.on {

@@ -36,6 +36,9 @@ pub enum GuardrailCheck {
     /// A guardrail function of the user's code (read by `baton import-code`), which Baton cannot
     /// run: runs treat it as passing, and lint says so.
     Custom { custom: String },
+    /// A guardrail agent: an agent of the topology (mock scripts can script it) gets the text and
+    /// answers `{"tripwire_triggered": bool, "reason": "..."}`.
+    Agent { agent: String },
 }
 
 /// One guardrail.
@@ -95,6 +98,7 @@ impl Guardrail {
                 },
                 Err(e) => say(true, format!("/{r}/ is not a regular expression: {e}")),
             },
+            GuardrailCheck::Agent { agent } => say(false, format!("{agent} decides (the engine asks it)")),
             GuardrailCheck::Custom { custom } => {
                 say(false, format!("{custom} is a function of your code that Baton cannot run: treated as passing"))
             }

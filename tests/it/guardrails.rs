@@ -233,3 +233,22 @@ fn guardrails_survive_a_round_trip_through_code_and_custom_ones_are_named() {
     let f = baton::lint::lint(&t);
     assert!(f.iter().any(|f| f.code == "guardrail-unknown" && f.message.contains("cannot run")), "{f:?}");
 }
+
+/// A guardrail agent (an agent of the topology, scripted here) decides with its structured answer,
+/// as the SDK's guardrail functions that run an agent do; an answer that is not the verdict trips.
+#[test]
+fn a_guardrail_agent_decides_with_its_structured_answer() {
+    let y = |answer: &str| {
+        format!(
+            "version: 1\nname: ga\nentry: support\nagents:\n  - {{id: support, name: Support}}\n  - {{id: moderator, name: Moderator, instructions: Decide whether the message asks for a refund.}}\nguardrails:\n  - {{name: refund_check, agent: support, on: input, check: {{agent: moderator}}}}\nscenarios:\n  - name: s\n    input: I want my money back\n    scripts:\n      support: [{{say: Here you go.}}]\n      moderator: [{{say: '{answer}'}}]\n"
+        )
+    };
+    let tripped = run(&y(r#"{"tripwire_triggered": true, "reason": "a refund request"}"#));
+    assert_eq!(tripped.outcome.guard.as_deref(), Some("input_guardrail"));
+    assert!(tripped.outcome.reason.contains("refund_check tripped: Moderator says a refund request"), "{}", tripped.outcome.reason);
+    assert!(!tripped.steps.iter().any(|s| s.kind == StepKind::ModelCall), "Support is never called");
+    let passed = run(&y(r#"{"tripwire_triggered": false, "reason": "fine"}"#));
+    assert_eq!(passed.outcome.final_output.as_deref(), Some("Here you go."));
+    let garbled = run(&y("no idea"));
+    assert!(garbled.outcome.reason.contains("not {tripwire_triggered, reason} JSON"), "{}", garbled.outcome.reason);
+}

@@ -41,6 +41,10 @@ pub fn check(cx: &Cx, out: &mut Vec<Finding>) {
             GuardrailCheck::Schema { schema: s } => jsonschema::validator_for(s).err().map(|e| format!("its schema is not valid JSON Schema: {e}")),
             GuardrailCheck::Contains { contains: s } if s.is_empty() => Some("it checks for an empty text, which every text contains".into()),
             GuardrailCheck::Contains { .. } => None,
+            GuardrailCheck::Agent { agent } if cx.agent(agent).is_none() => {
+                Some(format!("its guardrail agent '{agent}' does not exist"))
+            }
+            GuardrailCheck::Agent { .. } => None,
             GuardrailCheck::Custom { custom } => {
                 let mut f = finding(
                     LintCode::GuardrailUnknown,

@@ -5,4 +5,4 @@
  * not JSON valid under it.
  * In the file: `{contains: TEXT}`, `{regex: RE}` or `{schema: JSON_SCHEMA}`.
  */
-export type GuardrailCheck = { contains: string, } | { regex: string, } | { schema: unknown, } | { custom: string, };
+export type GuardrailCheck = { contains: string, } | { regex: string, } | { schema: unknown, } | { custom: string, } | { agent: string, };

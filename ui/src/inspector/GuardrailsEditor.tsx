@@ -21,7 +21,7 @@ import {
 import type { Guardrail, GuardrailOn, Topology } from "../model/types";
 import { useDesigner } from "../store/designer";
 
-const CHECK_LABEL: Record<CheckKind, string> = { contains: "contains", regex: "regex", schema: "JSON Schema" };
+const CHECK_LABEL: Record<CheckKind, string> = { contains: "contains", regex: "regex", schema: "JSON Schema", agent: "agent" };
 
 export function GuardrailsEditor({ topology, scope }: { topology: Topology; scope: GuardrailScope }) {
   const commit = useDesigner((s) => s.commit);
@@ -103,6 +103,21 @@ function GuardrailCard({ topology, g, index, position }: { topology: Topology; g
           Your function {g.check.custom} (read from code): Baton cannot run it, so runs treat it as passing. Pick a check
           kind above to replace it with one Baton runs.
         </div>
+      ) : "agent" in g.check ? (
+        <Field label="Guardrail agent (its id): it answers {&quot;tripwire_triggered&quot;, &quot;reason&quot;}" htmlFor={`${ids}-value`}>
+          <input
+            id={`${ids}-value`}
+            className="input mono"
+            value={g.check.agent}
+            placeholder="moderator"
+            spellCheck={false}
+            data-testid="guardrail-value"
+            onChange={(e) => {
+              const v = e.target.value;
+              edit("value", (x) => ({ ...x, check: { agent: v } }));
+            }}
+          />
+        </Field>
       ) : "schema" in g.check ? (
         <SchemaField g={g} onSchema={(schema) => edit("schema", (x) => ({ ...x, check: { schema } }))} />
       ) : (

@@ -3,8 +3,8 @@ import type { Guardrail, GuardrailCheck, GuardrailOn, Topology } from "./types";
 
 // A `custom` check (the user's own function, read by import-code) is kept as it is: the editor
 // shows it and can only replace it with one of these.
-export type CheckKind = "contains" | "regex" | "schema";
-export const CHECK_KINDS: readonly CheckKind[] = ["contains", "regex", "schema"];
+export type CheckKind = "contains" | "regex" | "schema" | "agent";
+export const CHECK_KINDS: readonly CheckKind[] = ["contains", "regex", "schema", "agent"];
 
 /** Where a guardrail list belongs: an agent's id, or null for run-wide ones. */
 export type GuardrailScope = string | null;
@@ -13,6 +13,7 @@ export function checkKind(c: GuardrailCheck): CheckKind | "custom" {
   if ("contains" in c) return "contains";
   if ("regex" in c) return "regex";
   if ("custom" in c) return "custom";
+  if ("agent" in c) return "agent";
   return "schema";
 }
 
@@ -21,6 +22,7 @@ export function checkText(c: GuardrailCheck): string {
   if ("contains" in c) return c.contains;
   if ("regex" in c) return c.regex;
   if ("custom" in c) return c.custom;
+  if ("agent" in c) return c.agent;
   return JSON.stringify(c.schema, null, 2);
 }
 
@@ -41,6 +43,7 @@ export function withCheckKind(c: GuardrailCheck, kind: CheckKind): GuardrailChec
   const text = "contains" in c || "regex" in c ? checkText(c) : "";
   if (kind === "contains") return { contains: text };
   if (kind === "regex") return { regex: text };
+  if (kind === "agent") return { agent: "" };
   return { schema: { type: "object" } };
 }
 
