@@ -245,7 +245,11 @@ fn a_guardrail_agent_decides_with_its_structured_answer() {
     };
     let tripped = run(&y(r#"{"tripwire_triggered": true, "reason": "a refund request"}"#));
     assert_eq!(tripped.outcome.guard.as_deref(), Some("input_guardrail"));
-    assert!(tripped.outcome.reason.contains("refund_check tripped: Moderator says a refund request"), "{}", tripped.outcome.reason);
+    assert!(
+        tripped.outcome.reason.contains("refund_check tripped: Moderator says a refund request"),
+        "{}",
+        tripped.outcome.reason
+    );
     assert!(!tripped.steps.iter().any(|s| s.kind == StepKind::ModelCall), "Support is never called");
     let passed = run(&y(r#"{"tripwire_triggered": false, "reason": "fine"}"#));
     assert_eq!(passed.outcome.final_output.as_deref(), Some("Here you go."));
