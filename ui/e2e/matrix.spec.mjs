@@ -81,6 +81,9 @@ for (const [width, height] of [
       assert.deepEqual(seen.sort(), ["triage=mock:a app-error", "triage=mock:a double-charge", "triage=mock:b app-error", "triage=mock:b double-charge"]);
 
       const first = rows.first();
+      // Every column the row shows lies inside the viewport (the per-repeat buttons too).
+      const btn = await first.getByTestId("matrix-open-run").boundingBox();
+      assert.ok(btn && btn.x >= 0 && btn.x + btn.width <= width, `the run button at ${JSON.stringify(btn)} is on screen at ${width}`);
       const runId = await first.getByTestId("matrix-open-run").getAttribute("data-run");
       assert.ok(runId);
       await first.locator("td").nth(1).click();

@@ -167,12 +167,12 @@ function MatrixTable({ cells, topology, commands, stale }: { cells: Cell[]; topo
             <th className="num" title="Facts lost over the cell's runs">
               Facts lost
             </th>
-            <th className="num">Tokens</th>
+            <th className="num mx-narrow-hide">Tokens</th>
             <th className="num">Cost</th>
             <th className="num" title="Latency of a run, median and 95th percentile">
               <span className="matrix-nowrap">p50/p95</span> ms
             </th>
-            <th className="num">Retries</th>
+            <th className="num mx-narrow-hide">Retries</th>
             <th>Runs</th>
           </tr>
         </thead>
@@ -201,7 +201,7 @@ function CellRow({ c, topology, commands }: { c: Cell; topology: Topology; comma
       data-scenario={c.scenario}
       data-models={models.map(([a, m]) => `${a}=${m}`).join(",")}
       tabIndex={first ? 0 : undefined}
-      title={first ? "Open this cell's first run in the debugger" : "This cell's runs were not saved"}
+      title={`${first ? "Open this cell's first run in the debugger" : "This cell's runs were not saved"} · ${c.tokens} tokens · ${c.retries} retries`}
       onClick={open}
       onKeyDown={(e) => {
         if (e.key === "Enter" && e.target === e.currentTarget) open();
@@ -226,7 +226,7 @@ function CellRow({ c, topology, commands }: { c: Cell; topology: Topology; comma
       <td className={`num${c.facts_lost ? " is-bad" : ""}`} data-testid="matrix-facts-lost">
         {c.facts_lost}
       </td>
-      <td className="num" data-testid="matrix-tokens">
+      <td className="num mx-narrow-hide" data-testid="matrix-tokens">
         {c.tokens.toLocaleString("en-US")}
       </td>
       <td className={`num${c.cost === null ? " muted" : ""}`} data-testid="matrix-cost">
@@ -235,7 +235,7 @@ function CellRow({ c, topology, commands }: { c: Cell; topology: Topology; comma
       <td className="num" data-testid="matrix-latency">
         {c.p50_ms} / {c.p95_ms}
       </td>
-      <td className="num" data-testid="matrix-retries">
+      <td className="num mx-narrow-hide" data-testid="matrix-retries">
         {c.retries}
       </td>
       <td>
