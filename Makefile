@@ -64,6 +64,7 @@ bench: deps
 	$(CARGO) bench --bench import
 	$(CARGO) bench --bench collect
 	$(CARGO) bench --bench suspects
+	$(CARGO) bench --bench scale
 
 # Fuzz every importer for FUZZ_SECONDS each (needs cargo-fuzz).
 FUZZ_SECONDS ?= 600
