@@ -3,8 +3,7 @@
 //! is kept beside the deterministic ranking and never replaces it; an answer that is not a
 //! ranking of the listed suspects is reported as such.
 
-use crate::context::{Item, ItemKind, ItemStore, NewItem};
-use crate::providers::{LiveModels, ModelRequest, ModelSource, OutputItem};
+use crate::providers::{LiveModels, ModelSource};
 use crate::suspects::TransferSuspects;
 use crate::topology::{Agent, ModelRef, Topology};
 use serde::{Deserialize, Serialize};
@@ -69,29 +68,8 @@ pub async fn judge(model: &ModelRef, t: &TransferSuspects, top: usize) -> Result
     topo.agents = vec![agent.clone()];
     topo.entry = "judge".into();
     let models = LiveModels::new(&topo, None, Default::default())?;
-    let mut store = ItemStore::default();
-    let id = store.add(Item::new(ItemKind::UserMessage, "user", 1, NewItem { text: prompt, ..Default::default() }));
-    let item = store.get(id).clone();
-    let req = ModelRequest {
-        agent: &agent,
-        system: INSTRUCTIONS.into(),
-        context: vec![&item],
-        tools: &[],
-        turn: 1,
-        call_number: 1,
-        store: &store,
-        facts: &[],
-    };
-    let resp = models.model_for(&agent)?.respond(req).await?;
-    let answer: String = resp
-        .output
-        .iter()
-        .filter_map(|o| match o {
-            OutputItem::Message(m) => Some(m.as_str()),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
+    let model_for = models.model_for(&agent)?;
+    let answer = crate::providers::ask::ask(model_for, &agent, INSTRUCTIONS, &prompt, 1, 1, &[]).await?.text;
     let clipped: String = answer.chars().take(400).collect();
     Ok(match parse_ranking(&answer, shown.len()) {
         Ok(order) => JudgeView { transfer: t.transfer, order, answer: clipped, problem: None },

@@ -3,9 +3,7 @@
 //! each cell reports outcomes, expectations passed, facts lost, tokens, cost (from the user's own
 //! price table: no built-in prices that go stale), latency p50/p95 and the providers' retries.
 
-use crate::engine::{RunOptions, run, run_mock};
 use crate::error::{ApiError, ErrorCode};
-use crate::providers::LiveModels;
 use crate::testing::check;
 use crate::topology::{Provider, Topology};
 use serde::{Deserialize, Serialize};
@@ -92,6 +90,13 @@ impl Cell {
 pub struct MatrixReport {
     pub topology: String,
     pub cells: Vec<Cell>,
+}
+
+/// Agents that are not varied answer from the scenario's mock scripts.
+pub fn mock_the_rest(t: &mut Topology, vary: &[(String, Vec<String>)]) {
+    for a in t.agents.iter_mut().filter(|a| !vary.iter().any(|(v, _)| v == &a.id)) {
+        a.model = Some(crate::topology::ModelRef::mock());
+    }
 }
 
 /// Every combination of the varied agents' models.
@@ -258,19 +263,7 @@ async fn one_run(
     let sc = t.scenario(Some(scenario)).cloned().unwrap_or_default();
     let live = t.agents.iter().any(|a| a.model.as_ref().is_some_and(|m| m.provider != Provider::Mock));
     let t0 = Instant::now();
-    let opts = RunOptions { scenario: Some(scenario.to_owned()), ..Default::default() };
-    let (result, retries) = if live {
-        match LiveModels::new(t, Some(&sc), Default::default()) {
-            Ok(models) => {
-                let opts = RunOptions { providers: models.labels.clone(), ..opts };
-                let r = run(t, &models, opts).await.map_err(ApiError::from);
-                (r, models.retries())
-            }
-            Err(e) => (Err(ApiError::from(e)), 0),
-        }
-    } else {
-        (run_mock(t, opts).await.map_err(ApiError::from), 0)
-    };
+    let (result, retries) = crate::testing::run_scenario(t, &sc, live).await;
     let latency_ms = t0.elapsed().as_millis() as u64;
     match result {
         Err(e) => CellRun {

@@ -163,23 +163,34 @@ pub fn check(t: &Topology, e: &Expect, trace: &Trace) -> (u32, Vec<Failure>) {
     (n, out)
 }
 
+/// Runs `scenario` of `t`: on the mock scripts, or on each agent's configured provider when
+/// `live`. Returns the trace and how many requests the providers retried.
+pub async fn run_scenario(
+    t: &Topology,
+    scenario: &crate::topology::Scenario,
+    live: bool,
+) -> (Result<Trace, crate::error::ApiError>, u64) {
+    use crate::engine::{RunOptions, run, run_mock};
+    use crate::error::ApiError;
+    let opts = RunOptions { scenario: Some(scenario.name.clone()), ..Default::default() };
+    if !live {
+        return (run_mock(t, opts).await.map_err(ApiError::from), 0);
+    }
+    match crate::providers::LiveModels::new(t, Some(scenario), Default::default()) {
+        Ok(models) => {
+            let opts = RunOptions { providers: models.labels.clone(), ..opts };
+            let r = run(t, &models, opts).await.map_err(ApiError::from);
+            (r, models.retries())
+        }
+        Err(e) => (Err(ApiError::from(e)), 0),
+    }
+}
+
 /// Runs `scenario` of `t` (mock, or each agent's provider when `live`) and checks its
 /// expectations: the one case runner the CLI and the hosts share.
 pub async fn run_case(t: &Topology, scenario: &crate::topology::Scenario, live: bool, file: &str) -> CaseResult {
-    use crate::engine::{RunOptions, run, run_mock};
     let t0 = std::time::Instant::now();
-    let opts = RunOptions { scenario: Some(scenario.name.clone()), ..Default::default() };
-    let result = if live {
-        match crate::providers::LiveModels::new(t, Some(scenario), Default::default()) {
-            Ok(models) => {
-                let opts = RunOptions { providers: models.labels.clone(), ..opts };
-                run(t, &models, opts).await.map_err(|e| crate::error::ApiError::from(e).message)
-            }
-            Err(e) => Err(crate::error::ApiError::from(e).message),
-        }
-    } else {
-        run_mock(t, opts).await.map_err(|e| crate::error::ApiError::from(e).message)
-    };
+    let result = run_scenario(t, scenario, live).await.0.map_err(|e| e.message);
     let (checked, failures, error) = match result {
         Ok(trace) => {
             let (n, f) = check(t, &scenario.expect, &trace);

@@ -43,13 +43,12 @@ impl Api {
     pub async fn run_matrix(self: &Arc<Self>, a: MatrixArgs) -> Result<MatrixReport, ApiError> {
         let mut t = a.topology;
         t.normalize();
+        let vary: Vec<(String, Vec<String>)> = a.vary.into_iter().map(|v| (v.agent, v.models)).collect();
         if a.mock_rest.unwrap_or(false) {
-            for ag in t.agents.iter_mut().filter(|ag| !a.vary.iter().any(|v| v.agent == ag.id)) {
-                ag.model = Some(crate::topology::ModelRef::mock());
-            }
+            crate::matrix::mock_the_rest(&mut t, &vary);
         }
         let spec = MatrixSpec {
-            vary: a.vary.into_iter().map(|v| (v.agent, v.models)).collect(),
+            vary,
             scenarios: a.scenarios.unwrap_or_default(),
             repeat: a.repeat.unwrap_or(1),
             concurrency: 4,

@@ -387,6 +387,15 @@ impl Api {
 
     /// A run id from the store, or a file of native traces (what `trace show` accepts: one
     /// trace, or the array `trace import --format json` writes).
+    /// The run with this id, or a trace file's first run (what `whatif`, `fork` and `diff` take).
+    pub async fn trace_of(&self, run_or_file: &str) -> Result<Trace, ApiError> {
+        self.traces_of(run_or_file)
+            .await?
+            .into_iter()
+            .next()
+            .ok_or_else(|| ApiError::new(crate::error::ErrorCode::StoreNoRun, format!("{run_or_file}: no run in it")))
+    }
+
     pub async fn traces_of(&self, run_or_file: &str) -> Result<Vec<Trace>, ApiError> {
         let path = std::path::PathBuf::from(run_or_file);
         if path.is_file() {

@@ -3,7 +3,6 @@
 
 use super::Outcome;
 use super::args::{DbArg, OutFormat, runtime};
-use baton::error::{ApiError, ErrorCode};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -20,13 +19,7 @@ pub struct Args {
 pub fn run(x: Args) -> Outcome {
     let api = x.db.api();
     let rt = runtime()?;
-    let first = |r: &str| -> Result<baton::trace::Trace, ApiError> {
-        rt.block_on(api.traces_of(r))?
-            .into_iter()
-            .next()
-            .ok_or_else(|| ApiError::new(ErrorCode::StoreNoRun, format!("{r}: no run in it")))
-    };
-    let (a, b) = (first(&x.a)?, first(&x.b)?);
+    let (a, b) = (rt.block_on(api.trace_of(&x.a))?, rt.block_on(api.trace_of(&x.b))?);
     let d = baton::trace::diff_runs(&a, &b);
     if x.format == OutFormat::Json {
         println!("{}", serde_json::to_string_pretty(&d).expect("serializes"));

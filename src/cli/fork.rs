@@ -57,9 +57,7 @@ fn pairs(flag: &str, v: &[String]) -> Result<std::collections::BTreeMap<String, 
 pub fn run(a: Args) -> Outcome {
     let api = a.db.api();
     let rt = runtime()?;
-    let traces = rt.block_on(api.traces_of(&a.run))?;
-    let parent =
-        traces.first().ok_or_else(|| ApiError::new(ErrorCode::StoreNoRun, format!("{}: no run in it", a.run)))?;
+    let parent = &rt.block_on(api.trace_of(&a.run))?;
     let spec = ForkSpec {
         at: a.at,
         policies: pairs("policy", &a.policies)?,

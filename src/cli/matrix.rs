@@ -62,9 +62,7 @@ pub fn run(a: Args) -> Outcome {
         ));
     }
     if a.mock_rest {
-        for ag in t.agents.iter_mut().filter(|ag| !vary.iter().any(|(v, _)| v == &ag.id)) {
-            ag.model = Some(baton::topology::ModelRef::mock());
-        }
+        baton::matrix::mock_the_rest(&mut t, &vary);
     }
     let prices = match &a.prices {
         None => Default::default(),

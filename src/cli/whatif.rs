@@ -3,7 +3,6 @@
 
 use super::Outcome;
 use super::args::{DbArg, OutFormat, runtime};
-use baton::error::{ApiError, ErrorCode};
 use baton::whatif::{WhatIf, what_if};
 
 #[derive(clap::Args)]
@@ -21,9 +20,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> Outcome {
     let api = a.db.api();
-    let traces = runtime()?.block_on(api.traces_of(&a.run))?;
-    let trace =
-        traces.first().ok_or_else(|| ApiError::new(ErrorCode::StoreNoRun, format!("{}: no run in it", a.run)))?;
+    let trace = &runtime()?.block_on(api.trace_of(&a.run))?;
     let w = what_if(trace, a.transfer, &baton::api::run_facts(trace))?;
     match a.format {
         OutFormat::Json => println!("{}", serde_json::to_string_pretty(&w).expect("serializes")),

@@ -310,46 +310,21 @@ impl<'t> Runner<'t> {
             *c += 1;
             *c
         };
-        let mut store = ItemStore::default();
-        let id = store.add(Item::new(
-            ItemKind::UserMessage,
-            "user",
-            self.turn,
-            NewItem { text: text.to_owned(), ..Default::default() },
-        ));
-        let item = store.get(id).clone();
-        let req = crate::providers::ModelRequest {
-            agent,
-            system: self.system.get(agent_id).cloned().unwrap_or_default(),
-            context: vec![&item],
-            tools: &[],
-            turn: self.turn,
-            call_number: n,
-            store: &store,
-            facts: &self.topo.facts,
-        };
+        let system = self.system.get(agent_id).cloned().unwrap_or_default();
         let answer = match self.models.model_for(agent) {
-            Ok(m) => m.respond(req).await,
+            Ok(m) => crate::providers::ask::ask(m, agent, &system, text, self.turn, n, &self.topo.facts).await,
             Err(e) => Err(e),
         };
-        let resp = match answer {
+        let answer = match answer {
             Ok(r) => r,
             Err(e) => {
                 return Verdict { tripped: true, reason: format!("the guardrail agent {} failed: {e}", agent.name) };
             }
         };
-        self.usage += resp.usage;
-        let said: String = resp
-            .output
-            .iter()
-            .filter_map(|o| match o {
-                OutputItem::Message(m) => Some(m.as_str()),
-                _ => None,
-            })
-            .collect();
-        let json = said.find('{').zip(said.rfind('}')).map(|(a, b)| &said[a..=b]).unwrap_or_default();
-        match serde_json::from_str::<serde_json::Value>(json) {
-            Ok(v) if v.get("tripwire_triggered").and_then(|t| t.as_bool()).is_some() => Verdict {
+        self.usage += answer.usage;
+        let said = &answer.text;
+        match answer.json::<serde_json::Value>() {
+            Some(v) if v.get("tripwire_triggered").and_then(|t| t.as_bool()).is_some() => Verdict {
                 tripped: v["tripwire_triggered"].as_bool().unwrap_or(false),
                 reason: format!(
                     "{} says {}",
@@ -366,7 +341,7 @@ impl<'t> Runner<'t> {
                 reason: format!(
                     "{}'s answer is not {{tripwire_triggered, reason}} JSON: {}",
                     agent.name,
-                    clip(&said, 80)
+                    clip(said, 80)
                 ),
             },
         }
@@ -954,38 +929,15 @@ impl<'t> Runner<'t> {
             self.name(worker),
             if held.is_empty() { "none".to_owned() } else { held.join("; ") }
         );
-        let mut store = ItemStore::default();
-        let id = store.add(Item::new(
-            ItemKind::UserMessage,
-            "user",
-            self.turn,
-            NewItem { text: prompt, ..Default::default() },
-        ));
-        let item = store.get(id).clone();
-        let req = crate::providers::ModelRequest {
-            agent,
-            system: "You check claims other agents make against criteria and the facts you hold.".into(),
-            context: vec![&item],
-            tools: &[],
-            turn: self.turn,
-            call_number: 0,
-            store: &store,
-            facts: &self.topo.facts,
-        };
         let model = self.models.model_for(agent).map_err(|e| format!("no model for the check: {e}"))?;
-        let resp = model.respond(req).await.map_err(|e| format!("the check's model call failed: {e}"))?;
-        self.usage += resp.usage;
-        let text: String = resp
-            .output
-            .iter()
-            .filter_map(|o| match o {
-                OutputItem::Message(m) => Some(m.as_str()),
-                _ => None,
-            })
-            .collect();
-        let json = text.find('{').zip(text.rfind('}')).map(|(a, b)| &text[a..=b]).unwrap_or_default();
-        serde_json::from_str::<crate::topology::MockVerdict>(json)
-            .map_err(|_| format!("the model's verdict was not {{accept, reason}} JSON: {}", clip(&text, 80)))
+        let system = "You check claims other agents make against criteria and the facts you hold.";
+        let answer = crate::providers::ask::ask(model, agent, system, &prompt, self.turn, 0, &self.topo.facts)
+            .await
+            .map_err(|e| format!("the check's model call failed: {e}"))?;
+        self.usage += answer.usage;
+        answer
+            .json::<crate::topology::MockVerdict>()
+            .ok_or_else(|| format!("the model's verdict was not {{accept, reason}} JSON: {}", clip(&answer.text, 80)))
     }
 }
 

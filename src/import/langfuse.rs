@@ -39,11 +39,7 @@ fn json_or_string(v: Option<&Value>) -> Option<Value> {
 
 /// Nanoseconds since the epoch of an RFC 3339 time, 0 when absent or unreadable.
 fn nanos(v: Option<&Value>) -> u128 {
-    v.and_then(Value::as_str)
-        .and_then(|s| humantime::parse_rfc3339_weak(s.trim_end_matches('Z')).ok())
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map(|d| d.as_nanos())
-        .unwrap_or(0)
+    v.and_then(Value::as_str).and_then(super::recorded::rfc3339_nanos).map(|n| n.max(0) as u128).unwrap_or(0)
 }
 
 /// The spans of one exported trace.

@@ -16,6 +16,7 @@ pub mod wire;
 
 pub use check::{ProviderStatus, REAL, check_all};
 pub use live::LiveModels;
+pub mod ask;
 pub use mock::{MockModel, estimate_tokens};
 
 use crate::context::{Item, ItemStore};

@@ -2,10 +2,10 @@
 // Agent Config YAML, choose the framework and entry when the code does not say, and open its
 // agents as an unsaved topology. The backend's error (syntax, a missing dependency, no agents,
 // two candidate entries) stays in the dialog with what was typed, so it can be fixed and retried.
-import { AlertOctagon, FileCode2, FolderOpen, Loader2, Upload } from "lucide-react";
+import { FileCode2, FolderOpen, Loader2, Upload } from "lucide-react";
 import { useCallback, useId, useMemo, useState } from "react";
 import type { Commands } from "../commands/designer";
-import { windowText } from "../commands/messages";
+import { FileRows, ImportError } from "./FilePick";
 import { isCodeCandidate } from "../commands/open-file";
 import { useFileList } from "../hooks/queries";
 import { useUi } from "../store/ui";
@@ -96,23 +96,19 @@ export function ImportCodeDialog({ commands }: { commands: Commands }) {
         )}
         {!list.error && files === null && <div className="file-loading">Loading…</div>}
         {files !== null && files.length === 0 && <div className="file-loading">No agent code listed here. Type its path below{commands.platform.dialogs ? " or browse" : ""}.</div>}
-        {files?.map((f) => (
-          <button
-            key={f.path}
-            className={`file-row${f.path === path ? " is-active" : ""}`}
-            data-testid="code-file"
-            data-path={f.path}
-            onClick={() => {
-              setPath(f.path);
+        {files && (
+          <FileRows
+            files={files}
+            active={path}
+            icon={<FileCode2 size={16} />}
+            testId="code-file"
+            onPick={(p) => {
+              setPath(p);
               setError(null);
             }}
-            onDoubleClick={() => void importPath(f.path)}
-          >
-            <FileCode2 size={16} />
-            <span className="file-name">{f.name}</span>
-            {f.path !== f.name && <span className="file-path">{f.path}</span>}
-          </button>
-        ))}
+            onOpen={(p) => void importPath(p)}
+          />
+        )}
       </div>
       <div className="trace-fields">
         <div className="field trace-path">
@@ -159,14 +155,7 @@ export function ImportCodeDialog({ commands }: { commands: Commands }) {
         <span className="mono">python3</span>. No agent runs and no model is called.
       </p>
       {error && (
-        <div className="trace-error" role="alert" data-testid="code-error" data-code={error.code}>
-          <AlertOctagon size={15} />
-          <div>
-            <div className="trace-error-title">Could not import this code</div>
-            <div className="trace-error-msg">{windowText(error.code, error.message)}</div>
-            <div className="trace-error-code mono">{error.code}</div>
-          </div>
-        </div>
+        <ImportError error={error} title="Could not import this code" testId="code-error" />
       )}
     </Modal>
   );

@@ -4,14 +4,14 @@
 // The importer's error (format, line or byte, what it expected) stays in the dialog so the path or
 // format can be fixed; a file imported before can be imported again.
 import "../styles/runs.css";
-import { Activity, AlertOctagon, FolderUp, Loader2, Upload } from "lucide-react";
+import { Activity, FolderUp, Loader2, Upload } from "lucide-react";
 import { useCallback, useId, useMemo, useRef, useState } from "react";
 import type { Platform } from "../platform/types";
 import { TRACE_FORMATS, type TraceFormat } from "../platform/types";
 import { TRACE_LABELS } from "../platform/catalog";
 import { useFileList } from "../hooks/queries";
 import { isTraceCandidate } from "../commands/open-file";
-import { windowText } from "../commands/messages";
+import { FileRows, ImportError } from "./FilePick";
 import type { RunCommands } from "../commands/run";
 import { useUploadCommands, type TraceFile } from "../commands/upload";
 import { toPlatformError } from "../platform/types";
@@ -94,23 +94,19 @@ export function TraceDialog({ platform, run }: { platform: Platform; run: RunCom
         )}
         {!listError && files === null && <div className="file-loading">Loading…</div>}
         {files !== null && files.length === 0 && <div className="file-loading">No JSON files here. Type the path of a trace below.</div>}
-        {files?.map((f) => (
-          <button
-            key={f.path}
-            className={`file-row${f.path === path ? " is-active" : ""}`}
-            data-testid="trace-file"
-            data-path={f.path}
-            onClick={() => {
-              setPath(f.path);
+        {files && (
+          <FileRows
+            files={files}
+            active={path}
+            icon={<Activity size={16} />}
+            testId="trace-file"
+            onPick={(p) => {
+              setPath(p);
               setError(null);
             }}
-            onDoubleClick={() => void importPath(f.path)}
-          >
-            <Activity size={16} />
-            <span className="file-name">{f.name}</span>
-            {f.path !== f.name && <span className="file-path">{f.path}</span>}
-          </button>
-        ))}
+            onOpen={(p) => void importPath(p)}
+          />
+        )}
       </div>
       <div className="trace-upload">
         <input
@@ -165,21 +161,15 @@ export function TraceDialog({ platform, run }: { platform: Platform; run: RunCom
         </div>
       </div>
       {error && (
-        <div className="trace-error" role="alert" data-testid="trace-error" data-code={error.code}>
-          <AlertOctagon size={15} />
-          <div>
-            <div className="trace-error-title">Could not import this file</div>
-            <div className="trace-error-msg">{windowText(error.code, error.message)}</div>
-            <div className="trace-error-code mono">{error.code}</div>
-            {error.file && error.code === "import.duplicate" && (
-              <div className="trace-error-actions">
-                <button className="btn btn-secondary btn-sm" data-testid="trace-import-again" disabled={busy} onClick={() => void importChosen(error.file as TraceFile, true)}>
-                  Import again
-                </button>
-              </div>
-            )}
-          </div>
-        </div>
+        <ImportError error={error} title="Could not import this file" testId="trace-error">
+          {error.file && error.code === "import.duplicate" && (
+            <div className="trace-error-actions">
+              <button className="btn btn-secondary btn-sm" data-testid="trace-import-again" disabled={busy} onClick={() => void importChosen(error.file as TraceFile, true)}>
+                Import again
+              </button>
+            </div>
+          )}
+        </ImportError>
       )}
     </Modal>
   );
