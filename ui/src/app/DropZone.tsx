@@ -4,7 +4,7 @@
 // code in the overlay (nothing was imported), with "Import again" for a file imported before.
 import "../styles/runs.css";
 import { AlertOctagon, FileUp, Loader2 } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { RunCommands } from "../commands/run";
 import { useUploadCommands, type TraceFile, type UploadOptions } from "../commands/upload";
 import { toPlatformError } from "../platform/types";
@@ -86,7 +86,9 @@ export function DropZone({ run }: { run: RunCommands }) {
   }, []);
 
   const close = () => setState({ kind: "idle" });
-  useEffect(() => {
+  // Listening from the moment the error shows (a layout effect, before the browser paints it), so
+  // an Escape pressed at once is never missed.
+  useLayoutEffect(() => {
     if (state.kind !== "error") return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key === "Escape") {
