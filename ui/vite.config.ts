@@ -50,6 +50,9 @@ export default defineConfig({
     proxy: process.env.BATON_API ? { "/api": process.env.BATON_API } : undefined,
   },
   build: { outDir: "dist", target: "es2022", chunkSizeWarningLimit: 2500 },
+  // The layout worker (src/model/layout.worker.ts) is a module worker with ELK loaded on demand;
+  // its bundle gets the same frozen-prototype patches (Tauri freezes the page's prototypes).
+  worker: { format: "es", plugins: () => [frozenPrototypeSafe()] },
   test: {
     environment: "happy-dom",
     include: ["src/**/*.test.{ts,tsx}", "eslint-rules/**/*.test.js"],

@@ -15,8 +15,9 @@ import {
   type OnConnectEnd,
 } from "@xyflow/react";
 import { Map as MapIcon } from "lucide-react";
-import { useCallback, useEffect, useMemo, useRef } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useCommands } from "../commands/designer";
+import { LARGE_GRAPH } from "../model/layout-engine";
 import { DEFAULT_NODE_SIZE } from "../model/sizes";
 import { connectionRefusal } from "../model/refusals";
 import { setPositions } from "../model/topology";
@@ -29,7 +30,7 @@ import { selectBreakpoints, useRun } from "../store/run";
 import { useUi } from "../store/ui";
 import { useFactFlow } from "../store/factFlow";
 import { CanvasToolbar } from "./CanvasToolbar";
-import { deriveFlow } from "./derive";
+import { createFlowDeriver } from "./derive";
 import { DelegationEdge } from "./edges/DelegationEdge";
 import { HandoffEdge } from "./edges/HandoffEdge";
 import { EdgeMarkers } from "./edges/Markers";
@@ -79,10 +80,14 @@ export function Canvas() {
     };
   }, [breakpoints, live, topology?.name, factFlow]);
 
+  // One deriver per canvas: unchanged nodes and edges stay the same objects between renders.
+  const [derive] = useState(createFlowDeriver);
   const { nodes, edges } = useMemo(
-    () => (topology ? deriveFlow(topology, selection, findings, nodeSizes, overlay) : { nodes: [], edges: [] }),
-    [topology, selection, findings, nodeSizes, overlay],
+    () => (topology ? derive(topology, selection, findings, nodeSizes, overlay) : { nodes: [], edges: [] }),
+    [derive, topology, selection, findings, nodeSizes, overlay],
   );
+  // A large drawing mounts only what is in view (React Flow's advice for large graphs).
+  const large = nodes.length > LARGE_GRAPH.nodes || edges.length > LARGE_GRAPH.edges;
 
   const onNodesChange = useCallback((changes: NodeChange<AgentFlowNode>[]) => {
     const sizes: Record<string, { width: number; height: number }> = {};
@@ -222,6 +227,7 @@ export function Canvas() {
         minZoom={0.2}
         maxZoom={2}
         proOptions={{ hideAttribution: true }}
+        onlyRenderVisibleElements={large}
         fitView
         fitViewOptions={{ padding: 0.14, maxZoom: 1.1 }}
       >

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { normalizeTopology } from "../model/topology";
 import { FIXTURES } from "../platform/fixtures";
-import { deriveFlow } from "./derive";
+import { createFlowDeriver, deriveFlow } from "./derive";
 import { lintMarks } from "./lint";
 
 describe("canvas derivation", () => {
@@ -56,5 +56,30 @@ describe("canvas derivation", () => {
     const { edges } = deriveFlow(t, { agents: [], edges: [] }, [], {}, { factFlow });
     expect(edges.find((e) => e.id === "resolution->verification")?.data?.facts).toEqual([{ fact: "resolved-meaning", crossing: "blocked" }]);
     expect(edges.find((e) => e.id === "triage->resolution")?.data?.facts).toBeUndefined();
+  });
+
+  it("a deriver keeps unchanged nodes and edges the same objects, and renews what changed", () => {
+    const derive = createFlowDeriver();
+    const sizes = { triage: { width: 240, height: 96 } };
+    const finding = { code: "missing-model" as const, severity: "error" as const, message: "", agents: ["billing"], edges: ["billing->technical"] };
+    const a = derive(t, { agents: [], edges: [] }, [finding], sizes);
+    // Select one agent: only its node is new.
+    const b = derive(t, { agents: ["technical"], edges: [] }, [{ ...finding }], sizes);
+    expect(b.nodes.filter((n, i) => n !== a.nodes[i]).map((n) => n.id)).toEqual(["technical"]);
+    expect(b.nodes.find((n) => n.id === "technical")?.selected).toBe(true);
+    expect(b.edges.every((e, i) => e === a.edges[i])).toBe(true);
+    // Select an edge, move an agent, measure another: those, and nothing else.
+    const moved = { ...t, layout: { ...t.layout, human: { x: 999, y: 9 } } };
+    const c = derive(moved, { agents: ["technical"], edges: ["billing->technical"] }, [finding], { ...sizes, billing: { width: 250, height: 100 } });
+    expect(c.nodes.filter((n, i) => n !== b.nodes[i]).map((n) => n.id).sort()).toEqual(["billing", "human"]);
+    expect(c.nodes.find((n) => n.id === "billing")?.measured).toEqual({ width: 250, height: 100 });
+    expect(c.edges.filter((e, i) => e !== b.edges[i]).map((e) => e.id)).toEqual(["billing->technical"]);
+    // A finding gone: its marks go, on a new node and edge.
+    const d = derive(moved, { agents: ["technical"], edges: ["billing->technical"] }, [], { ...sizes, billing: { width: 250, height: 100 } });
+    expect(d.nodes.find((n) => n.id === "billing")?.data.lint).toBeNull();
+    expect(d.edges.find((e) => e.id === "billing->technical")?.data?.lint).toBeNull();
+    expect(d.nodes.filter((n, i) => n !== c.nodes[i]).map((n) => n.id)).toEqual(["billing"]);
+    // The same answer as deriveFlow's.
+    expect(d).toEqual(deriveFlow(moved, { agents: ["technical"], edges: ["billing->technical"] }, [], { ...sizes, billing: { width: 250, height: 100 } }));
   });
 });

@@ -1,4 +1,5 @@
-// Topology → React Flow nodes and edges (pure; memoised by the canvas).
+// Topology → React Flow nodes and edges (pure; `createFlowDeriver` keeps unchanged ones identical).
+import type { EdgeFact } from "../bindings/EdgeFact";
 import type { EdgeFlow } from "../bindings/EdgeFlow";
 import type { Finding, Topology } from "../model/types";
 import { agentKind, edgeId, edgeLabel } from "../model/topology";
@@ -6,7 +7,7 @@ import { DEFAULT_NODE_SIZE } from "../model/sizes";
 import { guardrailBadge } from "../model/guardrails";
 import type { Selection } from "../store/designer";
 import { lintMarks } from "./lint";
-import type { AgentFlowNode, TransferFlowEdge } from "./types";
+import type { AgentFlowNode, AgentNodeData, LintMark, TransferFlowEdge } from "./types";
 
 /** What a run adds to the drawing: who owns the conversation, the transfer under way, breakpoints. */
 export type RunOverlay = {
@@ -20,6 +21,95 @@ export type RunOverlay = {
   breakpoints?: ReadonlySet<string>;
   readOnly?: boolean;
 };
+
+type NodeEntry = { node: AgentFlowNode; sizeKey: string };
+type EdgeEntry = { edge: TransferFlowEdge };
+
+const sameLint = (a: LintMark | null, b: LintMark | null) =>
+  a === b || (!!a && !!b && a.severity === b.severity && a.count === b.count && a.codes.join("\u0000") === b.codes.join("\u0000"));
+const sameFacts = (a: readonly EdgeFact[] | undefined, b: readonly EdgeFact[] | undefined) =>
+  a === b || (!!a && !!b && a.length === b.length && a.every((f, i) => f.fact === b[i]!.fact && f.crossing === b[i]!.crossing));
+const sameGuardrails = (a: AgentNodeData["guardrails"], b: AgentNodeData["guardrails"]) =>
+  a === b || (!!a && !!b && a.input === b.input && a.output === b.output && a.title === b.title);
+const sameRun = (a: AgentNodeData["run"], b: AgentNodeData["run"]) =>
+  a === b || (!!a && !!b && a.owner === b.owner && a.acting === b.acting && a.dim === b.dim);
+
+function sameNode(a: AgentFlowNode, b: AgentFlowNode): boolean {
+  return (
+    a.type === b.type &&
+    a.position.x === b.position.x &&
+    a.position.y === b.position.y &&
+    a.selected === b.selected &&
+    a.data.agent === b.data.agent &&
+    a.data.isEntry === b.data.isEntry &&
+    a.data.toolCount === b.data.toolCount &&
+    a.data.facts === b.data.facts &&
+    sameLint(a.data.lint, b.data.lint) &&
+    sameGuardrails(a.data.guardrails, b.data.guardrails) &&
+    sameRun(a.data.run, b.data.run)
+  );
+}
+
+function sameEdge(a: TransferFlowEdge, b: TransferFlowEdge): boolean {
+  const x = a.data!;
+  const y = b.data!;
+  return (
+    a.type === b.type &&
+    a.source === b.source &&
+    a.target === b.target &&
+    a.selected === b.selected &&
+    x.edge === y.edge &&
+    x.label === y.label &&
+    x.parallel === y.parallel &&
+    x.breakpoint === y.breakpoint &&
+    x.paused === y.paused &&
+    x.active === y.active &&
+    x.activeKey === y.activeKey &&
+    x.readOnly === y.readOnly &&
+    sameLint(x.lint, y.lint) &&
+    sameFacts(x.facts, y.facts)
+  );
+}
+
+export type FlowDeriver = (
+  t: Topology,
+  selection: Selection,
+  findings: readonly Finding[],
+  sizes: Record<string, { width: number; height: number }>,
+  overlay?: RunOverlay,
+) => { nodes: AgentFlowNode[]; edges: TransferFlowEdge[] };
+
+/**
+ * A `deriveFlow` that remembers its last answer: a node or edge whose inputs did not change is the
+ * same object as before, so a selection (or a lint, a drag) re-renders only what it changed —
+ * React Flow keeps an unchanged element's internals and its memoised component skips.
+ */
+export function createFlowDeriver(): FlowDeriver {
+  let nodeCache = new Map<string, NodeEntry>();
+  let edgeCache = new Map<string, EdgeEntry>();
+  return (t, selection, findings, sizes, overlay = {}) => {
+    const fresh = deriveFlow(t, selection, findings, sizes, overlay);
+    const nextNodes = new Map<string, NodeEntry>();
+    const nodes = fresh.nodes.map((n) => {
+      const size = sizes[n.id];
+      const sizeKey = size ? `${size.width}x${size.height}` : "";
+      const old = nodeCache.get(n.id);
+      const node = old && old.sizeKey === sizeKey && sameNode(old.node, n) ? old.node : n;
+      nextNodes.set(n.id, { node, sizeKey });
+      return node;
+    });
+    const nextEdges = new Map<string, EdgeEntry>();
+    const edges = fresh.edges.map((e) => {
+      const old = edgeCache.get(e.id);
+      const edge = old && sameEdge(old.edge, e) ? old.edge : e;
+      nextEdges.set(e.id, { edge });
+      return edge;
+    });
+    nodeCache = nextNodes;
+    edgeCache = nextEdges;
+    return { nodes, edges };
+  };
+}
 
 export function deriveFlow(
   t: Topology,

@@ -14,7 +14,8 @@ export function useLint() {
     if (!topology) return;
     let cancelled = false;
     const timer = setTimeout(() => {
-      platform
+      const start = performance.now();
+      const lint = platform
         .lint_topology({ topology })
         .then((findings) => {
           if (!cancelled && useDesigner.getState().topology === topology) useDesigner.getState().setFindings(findings);
@@ -22,7 +23,7 @@ export function useLint() {
         .catch(() => {
           /* a topology the backend cannot read yet (e.g. mid-edit); keep the last findings */
         });
-      platform
+      const flow = platform
         .fact_flow({ topology })
         .then((flows) => {
           if (!cancelled && useDesigner.getState().topology === topology) useFactFlow.getState().set(flows);
@@ -30,6 +31,15 @@ export function useLint() {
         .catch(() => {
           /* as above: keep the last chips */
         });
+      // The round trip as the window sees it (both answers applied), for the bench.
+      void Promise.all([lint, flow]).then(() => {
+        if (cancelled) return;
+        try {
+          performance.measure("baton:lint", { start, end: performance.now(), detail: { agents: topology.agents.length } });
+        } catch {
+          /* no User Timing */
+        }
+      });
     }, LINT_DEBOUNCE_MS);
     return () => {
       cancelled = true;

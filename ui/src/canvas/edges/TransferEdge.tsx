@@ -1,5 +1,5 @@
 // What handoff and delegation edges share: geometry, label placement, lint marker, selection.
-import { BaseEdge, EdgeLabelRenderer, useInternalNode, useStore, type EdgeProps } from "@xyflow/react";
+import { BaseEdge, EdgeLabelRenderer, useStore, type EdgeProps } from "@xyflow/react";
 import { Pin, PinOff, ShieldCheck, UserRound } from "lucide-react";
 import type { EdgeFact } from "../../bindings/EdgeFact";
 import type { ReactNode } from "react";
@@ -13,26 +13,31 @@ export type TransferEdgeProps = EdgeProps<TransferFlowEdge> & {
   icon: ReactNode;
 };
 
+/** Below this zoom a designer label's 11 px text is under 4.5 px on screen: edges go unlabelled. */
+export const FAR_LABEL_ZOOM = 0.4;
+
 export function TransferEdge(props: TransferEdgeProps) {
   const { id, source, target, sourceX, sourceY, targetX, targetY, data, selected, variant, icon } = props;
-  const sourceNode = useInternalNode(source);
-  const targetNode = useInternalNode(target);
   const select = useDesigner((s) => s.setSelection);
-  const zoom = useStore((st) => st.transform[2]);
   const s = { x: sourceX, y: sourceY };
   const t = { x: targetX, y: targetY };
+  const backward = isBackward(s, t);
+  // Every selector here returns a number or a boolean, so a pan or zoom frame (or a change to an
+  // agent it joins) re-renders an edge only when what it draws changes; 3,000 of them are mounted.
+  // Only the debugger's labels follow the zoom (scaled to stay legible, compact far out).
+  const zoom = useStore((st) => (data?.path ? st.transform[2] : 1));
+  // Far out, the designer's labels (unreadable there) are not drawn at all.
+  const far = useStore((st) => !data?.path && st.transform[2] < FAR_LABEL_ZOOM);
+  // Backwards edges detour below both agents.
+  const bottom = useStore((st) => {
+    if (!backward) return 0;
+    const a = st.nodeLookup.get(source);
+    const b = st.nodeLookup.get(target);
+    return Math.max((a?.internals.positionAbsolute.y ?? sourceY) + (a?.measured.height ?? 0), (b?.internals.positionAbsolute.y ?? targetY) + (b?.measured.height ?? 0));
+  });
   const parallel = data?.parallel ?? 0;
-  let geo;
-  if (isBackward(s, t)) {
-    const bottom = Math.max(
-      (sourceNode?.internals.positionAbsolute.y ?? sourceY) + (sourceNode?.measured.height ?? 0),
-      (targetNode?.internals.positionAbsolute.y ?? targetY) + (targetNode?.measured.height ?? 0),
-    );
-    // In the debugger labels are scaled up below full zoom: lanes are spaced as much.
-    geo = backwardPath(s, t, bottom, Math.abs(parallel) * (data?.path ? labelScaleAt(zoom) : 1));
-  } else {
-    geo = forwardPath(s, t, parallel * 34);
-  }
+  // In the debugger labels are scaled up below full zoom: lanes are spaced as much.
+  const geo = backward ? backwardPath(s, t, bottom, Math.abs(parallel) * (data?.path ? labelScaleAt(zoom) : 1)) : forwardPath(s, t, parallel * 34);
   const verify = data?.edge.acceptance === "verify";
   const lint = data?.readOnly ? null : (data?.lint ?? null);
   const active = data?.active ?? false;
@@ -40,7 +45,7 @@ export function TransferEdge(props: TransferEdgeProps) {
   // (on screen, at its legible size) shows only its icon, count and lost mark.
   const path = data?.path;
   const lost = path?.lost ?? [];
-  const compact = !!path && zoom < 1.05 && !fits(data?.label ?? "", s, t, zoom, isBackward(s, t));
+  const compact = !!path && zoom < 1.05 && !fits(data?.label ?? "", s, t, zoom, backward);
   const runClass = path ? `${path.count > 0 ? " is-taken" : " is-untaken"}${lost.length ? " is-lossy" : ""}${path.extra ? " is-extra" : ""}` : "";
   const marker = `url(#baton-arrow-${variant}${selected || active ? "-selected" : lost.length ? "-error" : lint ? `-${lint.severity}` : ""})`;
   return (
@@ -59,58 +64,60 @@ export function TransferEdge(props: TransferEdgeProps) {
           </circle>
         </g>
       )}
-      <EdgeLabelRenderer>
-        <div
-          className={`edge-label edge-label-${variant}${selected ? " is-selected" : ""}${active ? " is-active" : ""}${lint ? ` has-${lint.severity}` : ""}${data?.readOnly ? " is-readonly" : ""}${runClass}${compact ? " is-compact" : ""}`}
-          style={{ transform: `translate(-50%, -50%) translate(${geo.label.x}px, ${geo.label.y}px)${path ? " scale(var(--dbg-label-scale, 1))" : ""}` }}
-          data-testid={`edge-label-${id}`}
-          data-kind={variant}
-          data-count={path?.count}
-          data-lost={lost.length ? lost.join(" ") : undefined}
-          data-extra={path?.extra ?? undefined}
-          title={path ? `${data?.label}${path.count ? ` · crossed ${path.count}×` : " · not crossed in this run"}${lost.length ? ` · lost here: ${lost.join(", ")}` : ""}` : undefined}
-          data-breakpoint={data?.breakpoint ? "true" : undefined}
-          onClick={(e) => {
-            e.stopPropagation();
-            if (data?.readOnly) return;
-            const cur = useDesigner.getState().selection;
-            if (e.shiftKey || e.metaKey || e.ctrlKey) {
-              const has = cur.edges.includes(id);
-              select({ agents: cur.agents, edges: has ? cur.edges.filter((x) => x !== id) : [...cur.edges, id] });
-            } else {
-              select({ agents: [], edges: [id] });
-            }
-          }}
-        >
-          {data?.breakpoint && (
-            <span
-              className={`breakpoint-dot${data.paused ? " is-paused" : ""}`}
-              data-testid={`breakpoint-dot-${id}`}
-              title={data.paused ? "Paused before this transfer" : "Breakpoint: runs pause before this transfer"}
-            />
-          )}
-          {lint && <SeverityIcon severity={lint.severity} size={12} />}
-          <span className="edge-label-icon">{path?.extra === "escalation" ? <UserRound size={11} strokeWidth={2.4} /> : icon}</span>
-          {!compact && <span className="edge-label-text">{data?.label}</span>}
-          {path && path.count > 0 && (
-            <span className="edge-count" data-testid={`edge-count-${id}`}>
-              {path.count}×
-            </span>
-          )}
-          {lost.length > 0 && (
-            <span className="edge-lost" data-testid={`edge-lost-${id}`} title={`Pinned fact lost here: ${lost.join(", ")}`}>
-              <PinOff size={10} strokeWidth={2.6} />
-              {compact ? lost.length : `lost ${lost.join(", ")}`}
-            </span>
-          )}
-          {!path && <FactChip id={id} facts={data?.facts} />}
-          {verify && !compact && (
-            <span className="badge-verify" title="acceptance: verify — the receiver's “done” must be checked" data-testid={`verify-badge-${id}`}>
-              <ShieldCheck size={11} strokeWidth={2.4} /> verify
-            </span>
-          )}
-        </div>
-      </EdgeLabelRenderer>
+      {!far && (
+        <EdgeLabelRenderer>
+          <div
+            className={`edge-label edge-label-${variant}${selected ? " is-selected" : ""}${active ? " is-active" : ""}${lint ? ` has-${lint.severity}` : ""}${data?.readOnly ? " is-readonly" : ""}${runClass}${compact ? " is-compact" : ""}`}
+            style={{ transform: `translate(-50%, -50%) translate(${geo.label.x}px, ${geo.label.y}px)${path ? " scale(var(--dbg-label-scale, 1))" : ""}` }}
+            data-testid={`edge-label-${id}`}
+            data-kind={variant}
+            data-count={path?.count}
+            data-lost={lost.length ? lost.join(" ") : undefined}
+            data-extra={path?.extra ?? undefined}
+            title={path ? `${data?.label}${path.count ? ` · crossed ${path.count}×` : " · not crossed in this run"}${lost.length ? ` · lost here: ${lost.join(", ")}` : ""}` : undefined}
+            data-breakpoint={data?.breakpoint ? "true" : undefined}
+            onClick={(e) => {
+              e.stopPropagation();
+              if (data?.readOnly) return;
+              const cur = useDesigner.getState().selection;
+              if (e.shiftKey || e.metaKey || e.ctrlKey) {
+                const has = cur.edges.includes(id);
+                select({ agents: cur.agents, edges: has ? cur.edges.filter((x) => x !== id) : [...cur.edges, id] });
+              } else {
+                select({ agents: [], edges: [id] });
+              }
+            }}
+          >
+            {data?.breakpoint && (
+              <span
+                className={`breakpoint-dot${data.paused ? " is-paused" : ""}`}
+                data-testid={`breakpoint-dot-${id}`}
+                title={data.paused ? "Paused before this transfer" : "Breakpoint: runs pause before this transfer"}
+              />
+            )}
+            {lint && <SeverityIcon severity={lint.severity} size={12} />}
+            <span className="edge-label-icon">{path?.extra === "escalation" ? <UserRound size={11} strokeWidth={2.4} /> : icon}</span>
+            {!compact && <span className="edge-label-text">{data?.label}</span>}
+            {path && path.count > 0 && (
+              <span className="edge-count" data-testid={`edge-count-${id}`}>
+                {path.count}×
+              </span>
+            )}
+            {lost.length > 0 && (
+              <span className="edge-lost" data-testid={`edge-lost-${id}`} title={`Pinned fact lost here: ${lost.join(", ")}`}>
+                <PinOff size={10} strokeWidth={2.6} />
+                {compact ? lost.length : `lost ${lost.join(", ")}`}
+              </span>
+            )}
+            {!path && <FactChip id={id} facts={data?.facts} />}
+            {verify && !compact && (
+              <span className="badge-verify" title="acceptance: verify — the receiver's “done” must be checked" data-testid={`verify-badge-${id}`}>
+                <ShieldCheck size={11} strokeWidth={2.4} /> verify
+              </span>
+            )}
+          </div>
+        </EdgeLabelRenderer>
+      )}
     </>
   );
 }
