@@ -12,7 +12,8 @@ use super::designer::{
 use super::files::FileEntry;
 use super::importing::{ImportArgs, UploadArgs};
 use super::runs::{
-    FactArgs, ListRunsArgs, RunEvents, RunEventsArgs, RunIdArgs, StartRunArgs, StartedRun, StepArgs, TransferArgs,
+    FactArgs, ListRunsArgs, RunEvents, RunEventsArgs, RunIdArgs, StartRunArgs, StartedRun, StepArgs, StepContextArgs,
+    TransferArgs,
 };
 use super::settings::{Catalog, DeleteKeyArgs, SetKeyArgs};
 use super::{Api, NoArgs};
@@ -168,6 +169,8 @@ commands! {
     run_overview(RunIdArgs) -> RunOverview;
     /// One step of a saved run: context, output and transfer diff.
     step_view(StepArgs) -> StepView;
+    /// One window of a step's context (a long context pages in as the list scrolls).
+    step_context(StepContextArgs) -> crate::store::ContextPage;
     /// One transfer of a saved run.
     transfer_view(TransferArgs) -> TransferView;
     /// Forks a saved run at a step with changes, re-runs it under the replay provider and saves it.

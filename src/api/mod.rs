@@ -33,7 +33,7 @@ pub use live::{LiveEvent, LiveRun};
 pub use matrix::{MatrixArgs, Vary};
 pub use runs::{
     FactArgs, ListRunsArgs, RunEvents, RunEventsArgs, RunIdArgs, RunRequest, StartRunArgs, StartedRun, StepArgs,
-    TransferArgs,
+    StepContextArgs, TransferArgs,
 };
 pub use settings::{Catalog, Choice, DeleteKeyArgs, SetKeyArgs};
 pub use testing::TestArgs;

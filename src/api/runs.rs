@@ -87,6 +87,22 @@ pub struct ListRunsArgs {
 pub struct StepArgs {
     pub run_id: String,
     pub step: u32,
+    /// Only this window of the context (the debugger asks for `ItemWindow::FIRST`, then pages
+    /// on with `step_context`); the whole context when absent.
+    #[serde(default)]
+    #[ts(optional = nullable)]
+    pub context: Option<crate::store::ItemWindow>,
+}
+
+/// A window of one step's context.
+#[derive(Debug, Clone, Serialize, Deserialize, ts_rs::TS)]
+#[serde(deny_unknown_fields)]
+pub struct StepContextArgs {
+    pub run_id: String,
+    pub step: u32,
+    pub offset: u32,
+    /// At most `ItemWindow::MAX` (2,000) items.
+    pub limit: u32,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ts_rs::TS)]
@@ -365,7 +381,16 @@ impl Api {
     }
 
     pub async fn step_view(self: &Arc<Self>, a: StepArgs) -> Result<StepView, ApiError> {
-        Ok(self.store().await?.step_view(&a.run_id, a.step).await?)
+        if let Some(w) = a.context {
+            check_window(w)?;
+        }
+        Ok(self.store().await?.step_view_window(&a.run_id, a.step, a.context).await?)
+    }
+
+    pub async fn step_context(self: &Arc<Self>, a: StepContextArgs) -> Result<crate::store::ContextPage, ApiError> {
+        let w = crate::store::ItemWindow { offset: a.offset, limit: a.limit };
+        check_window(w)?;
+        Ok(self.store().await?.step_context(&a.run_id, a.step, w).await?)
     }
 
     pub async fn transfer_view(self: &Arc<Self>, a: TransferArgs) -> Result<TransferView, ApiError> {
@@ -404,4 +429,16 @@ impl Api {
         }
         Ok(vec![self.load_trace(run_or_file).await?])
     }
+}
+
+/// A context window asks for 1 to `ItemWindow::MAX` items.
+fn check_window(w: crate::store::ItemWindow) -> Result<(), ApiError> {
+    let max = crate::store::ItemWindow::MAX;
+    if w.limit == 0 || w.limit > max {
+        return Err(ApiError::new(
+            crate::error::ErrorCode::ApiArgs,
+            format!("a context window's limit is {}: ask for 1 to {max} items at a time", w.limit),
+        ));
+    }
+    Ok(())
 }

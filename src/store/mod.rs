@@ -9,7 +9,7 @@ mod search;
 mod snapshot;
 mod write;
 
-pub use read::{OutcomeBrief, RunOverview, RunSummary, StepView, TransferView};
+pub use read::{ContextPage, ItemWindow, OutcomeBrief, RunOverview, RunSummary, StepView, TransferView};
 pub use search::{RunOrigin, RunPage, RunQuery};
 pub use write::{CommitHook, ImportTx, Recorder, WriteStats, new_run_id, trace_events};
 

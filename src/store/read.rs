@@ -69,12 +69,17 @@ pub struct RunOverview {
     pub transfers: Vec<TransferBrief>,
 }
 
-/// Everything the debugger shows at one step.
+/// Everything the debugger shows at one step. A long context comes one window at a time: `context`
+/// (and `step.context`, its ids) hold the items from `context_offset` on, of `context_total`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct StepView {
     pub step: Step,
-    /// The context the acting agent sees, in order.
+    /// The context the acting agent sees, in order (the window asked for).
     pub context: Vec<Item>,
+    /// Where the window starts in the whole context.
+    pub context_offset: u32,
+    /// How many items the whole context holds.
+    pub context_total: u32,
     /// Items the step created.
     pub output: Vec<Item>,
     /// The transfer this step made, if any.
@@ -82,6 +87,36 @@ pub struct StepView {
     pub step_count: u32,
     pub prev_transfer: Option<u32>,
     pub next_transfer: Option<u32>,
+}
+
+/// A window of a step's context: `limit` items from `offset` on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(deny_unknown_fields)]
+pub struct ItemWindow {
+    pub offset: u32,
+    pub limit: u32,
+}
+
+impl ItemWindow {
+    /// The most items one window carries (a larger `limit` is cut to it).
+    pub const MAX: u32 = 2000;
+    /// What the debugger asks for first: enough to fill any screen, small enough to send at once.
+    pub const FIRST: ItemWindow = ItemWindow { offset: 0, limit: 500 };
+
+    /// The index range this window covers in a context of `total` items.
+    fn range(self, total: usize) -> std::ops::Range<usize> {
+        let from = (self.offset as usize).min(total);
+        from..(from + self.limit.min(Self::MAX) as usize).min(total)
+    }
+}
+
+/// One window of a step's context (the rest of a long context, as the list scrolls).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct ContextPage {
+    pub step: u32,
+    pub offset: u32,
+    pub total: u32,
+    pub items: Vec<Item>,
 }
 
 /// A transfer with every item its diff names (sources of transformed items included).
@@ -174,6 +209,10 @@ in_read_tx! {
     transfer_view(run: &str, idx: u32) -> TransferView;
     /// Everything the debugger shows at step `k` of a run.
     step_view(run: &str, k: u32) -> StepView;
+    /// Step `k` with only a window of its context.
+    step_view_window(run: &str, k: u32, window: Option<ItemWindow>) -> StepView;
+    /// One window of step `k`'s context.
+    step_context(run: &str, k: u32, window: ItemWindow) -> ContextPage;
     /// The steps of the nearest transfers before and after step `k`.
     neighbour_transfers(run: &str, k: u32) -> (Option<u32>, Option<u32>);
     /// A run's summary, topology, step and transfer briefs (no items).
@@ -368,8 +407,58 @@ impl Reader<'_> {
         Ok(TransferView { index: idx, transfer, items })
     }
 
-    /// Everything the debugger shows at step `k` of a run.
+    /// Everything the debugger shows at step `k` of a run, its whole context included.
     pub async fn step_view(&mut self, run: &str, k: u32) -> Result<StepView, StoreError> {
+        self.step_view_window(run, k, None).await
+    }
+
+    /// Step `k` with only a window of its context (the whole context when `window` is `None`).
+    pub async fn step_view_window(
+        &mut self,
+        run: &str,
+        k: u32,
+        window: Option<ItemWindow>,
+    ) -> Result<StepView, StoreError> {
+        let (count, mut step, snap) = self.step_row(run, k).await?;
+        let ids = self.snapshot_ids(run, snap).await?;
+        let context_total = ids.len() as u32;
+        let range = window.map_or(0..ids.len(), |w| w.range(ids.len()));
+        let context_offset = range.start as u32;
+        step.context = ids[range].to_vec();
+        // One round trip for the context and the output.
+        let mut all = self.items(&[step.context.as_slice(), step.output.as_slice()].concat()).await?;
+        let output = all.split_off(step.context.len());
+        let context = all;
+        let transfer = match step.transfer {
+            Some(t) => Some(self.transfer_view(run, t).await?),
+            None => None,
+        };
+        let (prev_transfer, next_transfer) = self.neighbour_transfers(run, k).await?;
+        Ok(StepView {
+            step,
+            context,
+            context_offset,
+            context_total,
+            output,
+            transfer,
+            step_count: count,
+            prev_transfer,
+            next_transfer,
+        })
+    }
+
+    /// One window of step `k`'s context.
+    pub async fn step_context(&mut self, run: &str, k: u32, window: ItemWindow) -> Result<ContextPage, StoreError> {
+        let (_, _, snap) = self.step_row(run, k).await?;
+        let ids = self.snapshot_ids(run, snap).await?;
+        let range = window.range(ids.len());
+        let offset = range.start as u32;
+        let items = self.items(&ids[range]).await?;
+        Ok(ContextPage { step: k, offset, total: ids.len() as u32, items })
+    }
+
+    /// The run's step count, step `k` and its context snapshot's sequence number.
+    async fn step_row(&mut self, run: &str, k: u32) -> Result<(u32, Step, i64), StoreError> {
         let count: Option<i64> = sqlx::query_scalar("SELECT step_count FROM runs WHERE id = $1")
             .bind(run.to_owned())
             .fetch_optional(&mut *self.c)
@@ -381,18 +470,8 @@ impl Reader<'_> {
             .fetch_optional(&mut *self.c)
             .await?
             .ok_or(StoreError::NoStep { run: run.into(), step: k, count })?;
-        let (mut step, snap) = Reader::step_from_row(&row)?;
-        step.context = self.snapshot_ids(run, snap).await?;
-        // One round trip for the context and the output.
-        let mut all = self.items(&[step.context.as_slice(), step.output.as_slice()].concat()).await?;
-        let output = all.split_off(step.context.len());
-        let context = all;
-        let transfer = match step.transfer {
-            Some(t) => Some(self.transfer_view(run, t).await?),
-            None => None,
-        };
-        let (prev_transfer, next_transfer) = self.neighbour_transfers(run, k).await?;
-        Ok(StepView { step, context, output, transfer, step_count: count, prev_transfer, next_transfer })
+        let (step, snap) = Reader::step_from_row(&row)?;
+        Ok((count, step, snap))
     }
 
     /// The steps of the nearest transfers before and after step `k`.

@@ -18,6 +18,7 @@ mod import_code;
 mod import_fixtures;
 mod lint;
 mod matrix;
+mod paging;
 mod providers;
 mod real_groupchat;
 mod real_model;

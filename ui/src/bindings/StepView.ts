@@ -4,13 +4,22 @@ import type { Step } from "./Step";
 import type { TransferView } from "./TransferView";
 
 /**
- * Everything the debugger shows at one step.
+ * Everything the debugger shows at one step. A long context comes one window at a time: `context`
+ * (and `step.context`, its ids) hold the items from `context_offset` on, of `context_total`.
  */
 export type StepView = { step: Step, 
 /**
- * The context the acting agent sees, in order.
+ * The context the acting agent sees, in order (the window asked for).
  */
 context: Array<Item>, 
+/**
+ * Where the window starts in the whole context.
+ */
+context_offset: number, 
+/**
+ * How many items the whole context holds.
+ */
+context_total: number, 
 /**
  * Items the step created.
  */

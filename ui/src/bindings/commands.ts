@@ -4,6 +4,7 @@ import type { CaptureStatus } from "./CaptureStatus";
 import type { CaseResult } from "./CaseResult";
 import type { Catalog } from "./Catalog";
 import type { Category } from "./Category";
+import type { ContextPage } from "./ContextPage";
 import type { DeleteKeyArgs } from "./DeleteKeyArgs";
 import type { EdgeFlow } from "./EdgeFlow";
 import type { ErrorCode } from "./ErrorCode";
@@ -39,6 +40,7 @@ import type { SetKeyArgs } from "./SetKeyArgs";
 import type { StartRunArgs } from "./StartRunArgs";
 import type { StartedRun } from "./StartedRun";
 import type { StepArgs } from "./StepArgs";
+import type { StepContextArgs } from "./StepContextArgs";
 import type { StepView } from "./StepView";
 import type { SuspectReport } from "./SuspectReport";
 import type { TestArgs } from "./TestArgs";
@@ -91,6 +93,8 @@ export interface Commands {
   run_overview: { args: RunIdArgs; result: RunOverview };
   /** One step of a saved run: context, output and transfer diff. */
   step_view: { args: StepArgs; result: StepView };
+  /** One window of a step's context (a long context pages in as the list scrolls). */
+  step_context: { args: StepContextArgs; result: ContextPage };
   /** One transfer of a saved run. */
   transfer_view: { args: TransferArgs; result: TransferView };
   /** Forks a saved run at a step with changes, re-runs it under the replay provider and saves it. */
@@ -149,6 +153,7 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   "search_runs",
   "run_overview",
   "step_view",
+  "step_context",
   "transfer_view",
   "fork_run",
   "suspects",

@@ -4,6 +4,7 @@
 import { useMemo } from "react";
 import { usePlatform } from "./platform";
 import { withLayout } from "../model/layout";
+import { FIRST_WINDOW } from "../run/contextWindow";
 import { edgeId, normalizeTopology } from "../model/topology";
 import type { CaptureStatus } from "../bindings/CaptureStatus";
 import { toPlatformError, type Platform, type RunStreamEvent, type TraceFormat } from "../platform/types";
@@ -165,7 +166,7 @@ export function makeRunCommands(platform: Platform) {
     let pending = inflight.get(key);
     if (!pending) {
       // A fetch dropped meanwhile (its step changed: `forgetSteps`) is neither cached nor counted.
-      const fetch: Promise<StepView> = platform.step_view({ run_id: runId, step }).then((v) => {
+      const fetch: Promise<StepView> = platform.step_view({ run_id: runId, step, context: FIRST_WINDOW }).then((v) => {
         if (inflight.get(key) === fetch) {
           stepCache.set(key, v);
           failed.delete(key);

@@ -1,15 +1,19 @@
 // What the acting agent sees at a step (its input, for a model call), then what the step made.
+// A long context is listed whole but loaded a page at a time as it scrolls (useContextPages).
 import { Eye, FileOutput } from "lucide-react";
 import { useCallback, useMemo } from "react";
 import { formatTokens } from "../run/format";
 import { contextTokens, type Item, type StepView } from "../run/types";
+import { useContextPages } from "./useContextPages";
 import { ItemCard } from "./ItemCard";
 import { provenance } from "./provenance";
 import type { AgentLookups } from "./lookups";
 import { MeasuredList } from "./MeasuredList";
 
-export function ContextPanel({ view, lookups }: { view: StepView; lookups: AgentLookups }) {
+export function ContextPanel({ runId, view, lookups }: { runId: string; view: StepView; lookups: AgentLookups }) {
   const { palette, agentName } = lookups;
+  const pages = useContextPages(runId, view);
+  const paged = view.context_total > view.context.length;
   const byId = useMemo(() => {
     const m = new Map<string, Item>();
     for (const i of view.transfer?.items ?? []) m.set(i.id, i);
@@ -18,10 +22,18 @@ export function ContextPanel({ view, lookups }: { view: StepView; lookups: Agent
     return m;
   }, [view]);
   const lookup = useCallback((id: string) => byId.get(id), [byId]);
-  const tokens = useMemo(() => contextTokens(view.context), [view.context]);
+  // A paged context's size in tokens would need every item: a model call's counted input stands in.
+  const tokens = useMemo(() => (paged ? (view.step.usage?.input_tokens ?? null) : contextTokens(view.context)), [paged, view]);
   const agent = agentName(view.step.agent);
-  const render = (list: readonly Item[], testId: string) => (i: number) => {
-    const item = list[i] as Item;
+  const render = (list: readonly Item[] | ((i: number) => Item | undefined), testId: string) => (i: number) => {
+    const item = typeof list === "function" ? list(i) : list[i];
+    if (!item) {
+      return (
+        <div className="item-card is-loading" data-testid="context-item-loading" data-row={i}>
+          Loading item {i + 1}…
+        </div>
+      );
+    }
     return (
       <ItemCard
         item={item}
@@ -40,14 +52,26 @@ export function ContextPanel({ view, lookups }: { view: StepView; lookups: Agent
         <span className="pane-title">
           What <strong style={{ color: palette(view.step.agent) }}>{agent}</strong> sees
         </span>
-        <span className="pane-meta" data-testid="context-tokens" data-tokens={tokens}>
-          {view.context.length} {view.context.length === 1 ? "item" : "items"} · ~{formatTokens(tokens)} tokens
+        <span className="pane-meta" data-testid="context-tokens" data-tokens={tokens ?? undefined} data-total={view.context_total}>
+          {view.context_total.toLocaleString("en-US")} {view.context_total === 1 ? "item" : "items"}
+          {tokens === null ? "" : paged ? ` · ${formatTokens(tokens)} input tokens` : ` · ~${formatTokens(tokens)} tokens`}
         </span>
       </div>
-      {view.context.length === 0 ? (
+      {pages.error && (
+        <div className="pane-error" role="alert" data-testid="context-page-error">
+          Part of this context could not be loaded: {pages.error}. Scroll to retry.
+        </div>
+      )}
+      {view.context_total === 0 ? (
         <div className="pane-empty">This step sees no context.</div>
       ) : (
-        <MeasuredList className="context-list" count={view.context.length} render={render(view.context, "context-item")} />
+        <MeasuredList
+          className="context-list"
+          testId="context-list"
+          count={view.context_total}
+          render={render(paged ? pages.at : view.context, "context-item")}
+          onRange={paged ? pages.show : undefined}
+        />
       )}
       <div className="output-section" data-testid="step-output">
         <div className="pane-head sub">

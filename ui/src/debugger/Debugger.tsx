@@ -226,7 +226,7 @@ function DebuggerBody({ commands, onEditTopology }: { commands: RunCommands; onE
             ) : showDiff && view.transfer ? (
               <DiffView key={view.transfer.index} view={view.transfer} lookups={lookups} suspects={suspectMarks} />
             ) : (
-              <ContextPanel view={view} lookups={lookups} />
+              <ContextPanel runId={overview.summary.id} view={view} lookups={lookups} />
             )}
           </div>
         </section>

@@ -12,6 +12,7 @@ export function MeasuredList({
   className,
   testId,
   scrollTo,
+  onRange,
 }: {
   count: number;
   render: (index: number) => ReactNode;
@@ -20,6 +21,8 @@ export function MeasuredList({
   testId?: string;
   /** A row to bring into view (changes trigger the scroll). */
   scrollTo?: { index: number; seq: number } | null;
+  /** The rows rendered (first and last index) whenever they change (a paged list loads them). */
+  onRange?: (start: number, end: number) => void;
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const virtual = count > VIRTUALISE_AFTER;
@@ -43,11 +46,18 @@ export function MeasuredList({
     }
   }, [scrollTo, virtual, virtualizer]);
 
+  const shown = virtual ? virtualizer.getVirtualItems() : null;
+  const first = shown ? (shown[0]?.index ?? 0) : 0;
+  const last = shown ? (shown[shown.length - 1]?.index ?? -1) : count - 1;
+  useEffect(() => {
+    if (last >= first) onRange?.(first, last);
+  }, [first, last, onRange]);
+
   return (
     <div className={`measured-list ${className ?? ""}`} ref={ref} data-testid={testId} data-virtual={virtual || undefined}>
       {virtual ? (
         <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
-          {virtualizer.getVirtualItems().map((v) => (
+          {(shown ?? []).map((v) => (
             <div
               key={v.key as number}
               data-index={v.index}

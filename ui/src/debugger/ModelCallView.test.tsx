@@ -21,6 +21,8 @@ const view: StepView = {
     },
   },
   context: [],
+  context_offset: 0,
+  context_total: 0,
   output: [],
   transfer: null,
   step_count: 12,

@@ -1,6 +1,8 @@
 // The mock platform's runs: recorded runs of the examples (scripts/run-fixtures.mjs records them
 // through `baton serve`), replayed as live events and served as debugger views.
+import type { ContextPage } from "../bindings/ContextPage";
 import type { Item } from "../bindings/Item";
+import type { ItemWindow } from "../bindings/ItemWindow";
 import type { LiveEvent } from "../bindings/LiveEvent";
 import type { RunOverview } from "../bindings/RunOverview";
 import type { RunOrigin } from "../bindings/RunOrigin";
@@ -8,6 +10,8 @@ import type { RunPage } from "../bindings/RunPage";
 import type { RunQuery } from "../bindings/RunQuery";
 import type { RunSummary } from "../bindings/RunSummary";
 import type { Step } from "../bindings/Step";
+import type { StepArgs } from "../bindings/StepArgs";
+import type { StepContextArgs } from "../bindings/StepContextArgs";
 import type { StepView } from "../bindings/StepView";
 import type { Topology } from "../bindings/Topology";
 import type { Transfer } from "../bindings/Transfer";
@@ -29,6 +33,15 @@ export type RecordedRun = {
 export const RECORDED_RUNS = RECORDED as unknown as Record<string, RecordedRun>;
 
 const clone = <T,>(v: T): T => structuredClone(v);
+
+/** The store's window rule: `limit` (at most 2,000) ids from `offset`, both cut to the context. */
+function windowOf(ids: readonly string[], w: ItemWindow): { offset: number; ids: readonly string[] } {
+  if (w.limit < 1 || w.limit > 2000) throw new PlatformError("api.args", `a context window's limit is ${w.limit}: ask for 1 to 2000 items at a time`);
+  const offset = Math.min(w.offset, ids.length);
+  return { offset, ids: ids.slice(offset, offset + w.limit) };
+}
+
+const pickItems = (r: RecordedRun, ids: readonly string[]) => ids.map((id) => r.items[id]).filter((i): i is Item => !!i).map(clone);
 
 /** Where a run came from, by the rule of the store (src/store/search.rs `RunOrigin::of`). */
 export function originOf(s: Pick<RunSummary, "source">): RunOrigin {
@@ -237,23 +250,32 @@ export function createMockRuns(recorded: Record<string, RecordedRun> = RECORDED_
         transfers: r.transfers.map((t, i) => transferBrief(i, t)),
       };
     },
-    async step_view({ run_id, step }: { run_id: string; step: number }): Promise<StepView> {
+    async step_view({ run_id, step, context: w }: StepArgs): Promise<StepView> {
       const r = get(run_id);
       const s = r.steps[step];
       if (!s) throw new PlatformError("store.no_step", `run '${run_id}' has no step ${step} (it has ${r.steps.length})`);
-      const pick = (ids: readonly string[]) => ids.map((id) => r.items[id]).filter((i): i is Item => !!i).map(clone);
       const steps = r.transfers.map((t) => t.step);
       const prev = steps.filter((x) => x < step).pop() ?? null;
       const next = steps.find((x) => x > step) ?? null;
+      const ids = w ? windowOf(s.context, w) : { offset: 0, ids: s.context };
       return {
-        step: clone(s),
-        context: pick(s.context),
-        output: pick(s.output ?? []),
+        step: { ...clone(s), context: [...ids.ids] },
+        context: pickItems(r, ids.ids),
+        context_offset: ids.offset,
+        context_total: s.context.length,
+        output: pickItems(r, s.output ?? []),
         transfer: s.transfer != null ? transferView(r, s.transfer) : null,
         step_count: r.steps.length,
         prev_transfer: prev,
         next_transfer: next,
       };
+    },
+    async step_context({ run_id, step, offset, limit }: StepContextArgs): Promise<ContextPage> {
+      const r = get(run_id);
+      const s = r.steps[step];
+      if (!s) throw new PlatformError("store.no_step", `run '${run_id}' has no step ${step} (it has ${r.steps.length})`);
+      const ids = windowOf(s.context, { offset, limit });
+      return { step, offset: ids.offset, total: s.context.length, items: pickItems(r, ids.ids) };
     },
     async transfer_view({ run_id, index }: { run_id: string; index: number }) {
       return transferView(get(run_id), index);

@@ -251,6 +251,7 @@ export function createMockPlatform(fixtures: Record<string, Topology> = FIXTURES
     search_runs: (q) => (log("search_runs", q ?? {}), runs.search_runs(q ?? {})),
     run_overview: (a) => (log("run_overview", a), runs.run_overview(a)),
     step_view: (a) => (log("step_view", a), runs.step_view(a)),
+    step_context: (a) => (log("step_context", a), runs.step_context(a)),
     transfer_view: (a) => (log("transfer_view", a), runs.transfer_view(a)),
     fact_lost_steps: (a) => (log("fact_lost_steps", a), runs.fact_lost_steps(a)),
     delete_run: (a) => (log("delete_run", a), runs.delete_run(a)),
