@@ -5,7 +5,7 @@ CARGO ?= cargo
 EXAMPLE ?= examples/ticket-reopen.yaml
 APP := target/debug/baton-app
 
-.PHONY: run app test deps check ui ui-test e2e app-test bench fuzz
+.PHONY: run app app-release test deps check ui ui-test e2e app-test bench bench-ui fuzz
 
 deps:
 	@scripts/deps.sh
@@ -25,6 +25,12 @@ ui: deps ui/node_modules/.baton-stamp
 app: ui
 	$(CARGO) build -p baton-app
 	@echo "$(abspath $(APP))"
+
+# The desktop app's release build (the app-release profile in Cargo.toml); prints its path and size.
+APP_RELEASE := target/app-release/baton-app
+app-release: ui
+	$(CARGO) build --profile app-release -p baton-app --features custom-protocol
+	@ls -l $(APP_RELEASE) | awk '{printf "%s: %.1f MB\n", $$9, $$5 / 1e6}'
 
 run: app
 	@if [ -z "$$DISPLAY" ]; then \
@@ -65,6 +71,15 @@ bench: deps
 	$(CARGO) bench --bench collect
 	$(CARGO) bench --bench suspects
 	$(CARGO) bench --bench scale
+
+# The UI at scale (issue #21), every figure printed: the browser benches (ui/bench/*.bench.mjs,
+# Debian's Chromium against `baton serve`), then the real app's release build under Xvfb
+# (app-e2e/bench.mjs: size, cold start, idle memory, the debugger on a 100,000-step run).
+bench-ui: deps ui/node_modules/.baton-stamp app-e2e/node_modules/.baton-stamp app-release
+	@command -v tauri-driver >/dev/null || $(CARGO) install tauri-driver --locked
+	$(CARGO) build --release --bin baton
+	cd ui && BATON_BIN=$(abspath target/release/baton) BATON_E2E_NO_BUILD=1 node bench/run.mjs
+	cd app-e2e && BATON_APP=$(abspath $(APP_RELEASE)) node bench.mjs
 
 # Fuzz every importer for FUZZ_SECONDS each (needs cargo-fuzz).
 FUZZ_SECONDS ?= 600

@@ -34,13 +34,17 @@ function driverPath() {
   return found;
 }
 
-/** Starts Xvfb, tauri-driver and the app on `file`; returns {browser, dir, stop}. */
-export async function startApp(file) {
+/**
+ * Starts Xvfb, tauri-driver and the app on `file`; returns {browser, dir, stop}. `setup(dir, env)`
+ * may fill the private data directory and store first (`env.BATON_DB`).
+ */
+export async function startApp(file, { setup } = {}) {
   if (!existsSync(APP)) throw new Error(`${APP} is missing: run \`make app\` first`);
   const dir = mkdtempSync(join(tmpdir(), "baton-app-e2e-"));
   const procs = [];
   const env = { ...process.env, XDG_DATA_HOME: join(dir, "data"), BATON_DB: join(dir, "store.db") };
   mkdirSync(env.XDG_DATA_HOME, { recursive: true });
+  if (setup) setup(dir, env);
   if (!env.DISPLAY) {
     const display = `:${90 + Math.floor(Math.random() * 9)}`;
     const x = spawn("Xvfb", [display, "-screen", "0", "1440x900x24", "-nolisten", "tcp"], { stdio: "ignore" });
