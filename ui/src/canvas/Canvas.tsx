@@ -9,6 +9,7 @@ import {
   SelectionMode,
   useNodesInitialized,
   useReactFlow,
+  useStore,
   type Connection,
   type EdgeChange,
   type NodeChange,
@@ -30,8 +31,10 @@ import { selectBreakpoints, useRun } from "../store/run";
 import { useUi } from "../store/ui";
 import { useFactFlow } from "../store/factFlow";
 import { CanvasToolbar } from "./CanvasToolbar";
+import "./canvas.css";
 import { createFlowDeriver } from "./derive";
 import { DelegationEdge } from "./edges/DelegationEdge";
+import { FAR_LABEL_ZOOM } from "./edges/TransferEdge";
 import { HandoffEdge } from "./edges/HandoffEdge";
 import { EdgeMarkers } from "./edges/Markers";
 import { EdgeKindChooser } from "./EdgeKindChooser";
@@ -88,6 +91,8 @@ export function Canvas() {
   );
   // A large drawing mounts only what is in view (React Flow's advice for large graphs).
   const large = nodes.length > LARGE_GRAPH.nodes || edges.length > LARGE_GRAPH.edges;
+  // Crossing the far zoom re-renders the canvas once; other zoom frames do not.
+  const far = useStore((s) => s.transform[2] < FAR_LABEL_ZOOM);
 
   const onNodesChange = useCallback((changes: NodeChange<AgentFlowNode>[]) => {
     const sizes: Record<string, { width: number; height: number }> = {};
@@ -191,10 +196,18 @@ export function Canvas() {
     [flow, commands],
   );
 
+  // While the view moves, a large drawing is one composited layer: a pan or zoom frame moves and
+  // scales it instead of repainting (and software-rasterising) every card and edge; when it
+  // stops, the layer goes and the drawing is painted crisp at the new zoom. A class set on the
+  // element directly: no React render per gesture.
+  const box = useRef<HTMLDivElement>(null);
+  const onMoveStart = useCallback(() => box.current?.classList.add("is-moving"), []);
+  const onMoveEnd = useCallback(() => box.current?.classList.remove("is-moving"), []);
+
   if (!topology) return null;
 
   return (
-    <div className="canvas" data-testid="canvas" onDoubleClick={onDoubleClick}>
+    <div className={`canvas${large ? " is-large" : ""}${large && far ? " is-far" : ""}`} data-testid="canvas" onDoubleClick={onDoubleClick} ref={box}>
       <EdgeMarkers />
       <ReactFlow<AgentFlowNode, TransferFlowEdge>
         nodes={nodes}
@@ -228,6 +241,8 @@ export function Canvas() {
         maxZoom={2}
         proOptions={{ hideAttribution: true }}
         onlyRenderVisibleElements={large}
+        onMoveStart={large ? onMoveStart : undefined}
+        onMoveEnd={onMoveEnd}
         fitView
         fitViewOptions={{ padding: 0.14, maxZoom: 1.1 }}
       >

@@ -79,8 +79,8 @@ const SWEEPS = 4;
  * Layers by breadth-first distance from the entry (then from the first agent, in model order,
  * of each part it does not reach), so every agent sits one layer right of the nearest agent that
  * hands to it; agents ordered within a layer by the barycentre of their neighbours in the
- * adjacent layers (a few sweeps each way), placed near their neighbours' height; separate parts
- * stacked below one another. Linear in nodes + edges (times the sweeps, plus a sort per layer).
+ * adjacent layers (a few sweeps each way), each layer's column centred; separate parts stacked
+ * below one another. Linear in nodes + edges (times the sweeps, plus a sort per layer).
  */
 export function layeredLayout(r: LayoutRequest): Record<string, Position> {
   const n = r.nodes.length;
@@ -164,52 +164,23 @@ export function layeredLayout(r: LayoutRequest): Record<string, Position> {
       else for (let d = layers.length - 2; d >= 0; d--) sweep(layers[d] ?? [], d + 1);
     }
 
-    // x: each layer as wide as its widest agent; y: near the neighbours in the layer before.
+    // x: each layer as wide as its widest agent; y: each layer's column centred on one line.
     const size = (u: number) => r.nodes[u]!;
-    const centre = new Map<number, number>();
+    const heights = layers.map((l) => (l ?? []).reduce((h, u) => h + size(u).height, 0) + Math.max(0, (l?.length ?? 0) - 1) * NODE_GAP);
+    const tallest = Math.max(0, ...heights);
     let x = PAD;
-    let bottom = top;
     for (let d = 0; d < layers.length; d++) {
       const l = layers[d] ?? [];
-      const want = l.map((u) => {
-        let sum = 0;
-        let count = 0;
-        for (const v of nbr[u]!) {
-          if (depth.get(v) === d - 1) {
-            sum += centre.get(v)!;
-            count++;
-          }
-        }
-        return count ? sum / count - size(u).height / 2 : null;
-      });
-      // Stack in order, each at its wanted height or just below the one above it.
-      const ys: number[] = [];
-      let next = top;
-      l.forEach((u, i) => {
-        const y = Math.max(next, want[i] ?? next);
-        ys.push(y);
-        next = y + size(u).height + NODE_GAP;
-      });
-      // Pulled down by the stacking: move the layer up by its mean excess (not above the top).
-      let excess = 0;
-      let wanted = 0;
-      l.forEach((_, i) => {
-        if (want[i] != null) {
-          excess += ys[i]! - want[i]!;
-          wanted++;
-        }
-      });
-      const shift = wanted ? Math.min(excess / wanted, (ys[0] ?? top) - top) : 0;
+      let y = top + (tallest - heights[d]!) / 2;
       let w = 0;
-      l.forEach((u, i) => {
-        const y = ys[i]! - shift;
+      for (const u of l) {
         positions[r.nodes[u]!.id] = { x: Math.round(x), y: Math.round(y) };
-        centre.set(u, y + size(u).height / 2);
-        bottom = Math.max(bottom, y + size(u).height);
+        y += size(u).height + NODE_GAP;
         w = Math.max(w, size(u).width);
-      });
+      }
       x += w + layerGap;
     }
+    const bottom = top + tallest;
     top = bottom + COMPONENT_GAP;
   }
   return positions;

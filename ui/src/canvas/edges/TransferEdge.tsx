@@ -3,6 +3,7 @@ import { BaseEdge, EdgeLabelRenderer, useStore, type EdgeProps } from "@xyflow/r
 import { Pin, PinOff, ShieldCheck, UserRound } from "lucide-react";
 import type { EdgeFact } from "../../bindings/EdgeFact";
 import type { ReactNode } from "react";
+import { LARGE_GRAPH } from "../../model/layout-engine";
 import { useDesigner } from "../../store/designer";
 import { SeverityIcon } from "../icons";
 import type { TransferFlowEdge } from "../types";
@@ -13,7 +14,7 @@ export type TransferEdgeProps = EdgeProps<TransferFlowEdge> & {
   icon: ReactNode;
 };
 
-/** Below this zoom a designer label's 11 px text is under 4.5 px on screen: edges go unlabelled. */
+/** Below this zoom a designer label's 11 px text is under 4.5 px on screen: a large drawing's edges go unlabelled. */
 export const FAR_LABEL_ZOOM = 0.4;
 
 export function TransferEdge(props: TransferEdgeProps) {
@@ -26,8 +27,8 @@ export function TransferEdge(props: TransferEdgeProps) {
   // agent it joins) re-renders an edge only when what it draws changes; 3,000 of them are mounted.
   // Only the debugger's labels follow the zoom (scaled to stay legible, compact far out).
   const zoom = useStore((st) => (data?.path ? st.transform[2] : 1));
-  // Far out, the designer's labels (unreadable there) are not drawn at all.
-  const far = useStore((st) => !data?.path && st.transform[2] < FAR_LABEL_ZOOM);
+  // Far out on a large drawing, the designer's labels (unreadable there) are not drawn at all.
+  const far = useStore((st) => !data?.path && st.transform[2] < FAR_LABEL_ZOOM && (st.nodeLookup.size > LARGE_GRAPH.nodes || st.edges.length > LARGE_GRAPH.edges));
   // Backwards edges detour below both agents.
   const bottom = useStore((st) => {
     if (!backward) return 0;
