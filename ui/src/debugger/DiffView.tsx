@@ -2,9 +2,9 @@
 // (or one unified column), with the counts as filters, a resizable split and Expand all. At a
 // delegation what the caller keeps is "withheld", not "dropped": the caller still holds it.
 import { ArrowRight, ArrowRightLeft, ChevronsDownUp, ChevronsUpDown, Columns2, CornerDownRight, Dot, Equal, GripVertical, Minus, Pin, Plus, Rows3, X } from "lucide-react";
-import { useCallback, useMemo, useRef, useState } from "react";
+import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { FactStatusPill } from "../run/badges";
-import { filterRows, layoutDiff, lineOfSender, notSentStatus, UNIFIED_MARK, unifiedLines, type DiffCell, type DiffRow, type DiffStatus } from "../run/diff";
+import { filterRows, layoutDiff, lineOfSender, notSentStatus, UNIFIED_MARK, unifiedLines, type DiffCell, type DiffRow, type DiffStatus, type UnifiedLine } from "../run/diff";
 import { formatTokens } from "../run/format";
 import { contextTokens, type Item, type TransferView } from "../run/types";
 import { useDebugger } from "../store/debugger";
@@ -25,6 +25,74 @@ const GLYPH: Record<DiffStatus, React.ReactNode> = {
 };
 
 let scrollSeq = 0;
+
+type CardOptions = { extra?: React.ReactNode; clamp?: number; compact?: boolean; dataSide?: "sender" | "receiver" };
+
+/** What the rows draw with (one object while what they show stays the same, so rows can be memoised). */
+type RowCtx = {
+  titles: Record<DiffStatus, string>;
+  card: (c: DiffCell, side: "sender" | "receiver", opts?: CardOptions) => React.ReactNode;
+  cell: (c: DiffCell | null, side: "sender" | "receiver", extra?: React.ReactNode, clamp?: number) => React.ReactNode;
+  glyph: (s: DiffStatus) => React.ReactNode;
+  sourceLinks: (links: string[]) => React.ReactNode;
+  /** The sender's name. */
+  from: string;
+};
+
+/** One row of the split view: carried (both sides, one line on the right), transformed (its sources), or a change. */
+const DiffRowView = memo(function DiffRowView({ row: r, ctx }: { row: DiffRow; ctx: RowCtx }) {
+  const { cell, glyph, sourceLinks } = ctx;
+  if (r.kind === "carried") {
+    return (
+      <div className="diff-row row-carried" data-testid="diff-row" data-kind="carried">
+        {cell(r.left, "sender")}
+        {glyph("carried")}
+        <div className="diff-carried-right">{cell(r.right, "receiver", undefined, 1)}</div>
+      </div>
+    );
+  }
+  if (r.kind === "transformed") {
+    return (
+      <div className="diff-row row-transformed" data-testid="diff-row" data-kind="transformed">
+        <div className="diff-sources">{r.left.length ? r.left.map((c) => <div key={c.item.id}>{cell(c, "sender")}</div>) : <div className="diff-empty" />}</div>
+        {glyph("transformed")}
+        {cell(r.right, "receiver", sourceLinks(r.links))}
+      </div>
+    );
+  }
+  return (
+    <div className={`diff-row row-change${r.left ? ` has-${r.left.status}` : ""}`} data-testid="diff-row" data-kind="change">
+      {cell(r.left, "sender")}
+      <span className="diff-glyph-pair">
+        {r.left && glyph(r.left.status)}
+        {r.right && glyph(r.right.status)}
+      </span>
+      {cell(r.right, "receiver")}
+    </div>
+  );
+});
+
+/** One line of the unified view: its mark, the item, and for a transformed one the sender items it came from. */
+const DiffLineView = memo(function DiffLineView({ line: l, ctx }: { line: UnifiedLine; ctx: RowCtx }) {
+  const { card, sourceLinks, titles, from } = ctx;
+  const side = l.side === "receiver" ? "receiver" : "sender";
+  return (
+    <div className={`diff-uline u-${l.status}`} data-testid="diff-line" data-mark={l.mark} data-status={l.status} data-side={l.side}>
+      <span className={`diff-umark g-${l.status}`} title={titles[l.status]} aria-label={l.status}>
+        {l.mark}
+      </span>
+      <div className="diff-ubody">
+        {l.sources.length > 0 && (
+          <div className="diff-usources">
+            <span className="muted small">from {from}'s</span>
+            {l.sources.map((c) => card(c, "sender", { compact: true, clamp: 1 }))}
+          </div>
+        )}
+        {card(l.cell, side, { extra: l.status === "transformed" ? sourceLinks(l.links) : undefined, dataSide: side })}
+      </div>
+    </div>
+  );
+});
 
 export function DiffView({
   view,
@@ -57,7 +125,8 @@ export function DiffView({
   const byId = useMemo(() => new Map(view.items.map((i) => [i.id, i])), [view.items]);
   const lookup = useCallback((id: string) => byId.get(id), [byId]);
   const rows = useMemo(() => filterRows(layout.rows, filter), [layout, filter]);
-  const lines = useMemo(() => unifiedLines(rows), [rows]);
+  // The unified column is laid out only when shown (at 10,000 items it is not free).
+  const lines = useMemo(() => (mode === "unified" ? unifiedLines(rows) : []), [rows, mode]);
   const senderTokens = useMemo(() => contextTokens(t.sender.map((id) => byId.get(id)).filter((i): i is Item => !!i)), [t.sender, byId]);
   const receiverTokens = useMemo(() => contextTokens(t.receiver.map((id) => byId.get(id)).filter((i): i is Item => !!i)), [t.receiver, byId]);
   const lostFacts = useMemo(() => new Set(t.facts.filter((f) => f.status === "lost").map((f) => f.id)), [t.facts]);
@@ -104,129 +173,86 @@ export function DiffView({
     if (i >= 0) setScrollTo({ index: i, seq: ++scrollSeq });
   };
 
-  const STATUS_TITLE: Record<DiffStatus, string> = {
-    carried: `carried: the same item on both sides`,
-    transformed: `transformed: ${to} gets it in another form (derived from the sender's items)`,
-    dropped: `dropped: ${to} gets it in no form`,
-    withheld: `withheld by the owner: ${from} keeps it in its own context; a delegation sends ${to} only the tool input`,
-    added: `added: new on ${to}'s side`,
-  };
-
-  const tagsFor = (c: DiffCell, side: "sender" | "receiver"): ItemTag[] => {
-    const tags: ItemTag[] = [];
-    if (side !== "sender") return tags;
-    const fact = c.item.kind === "pinned_fact" ? c.item.fact : null;
-    const lost = !!fact && lostFacts.has(fact);
-    if (c.status === "dropped") {
-      tags.push(lost ? { text: "dropped · fact lost", tone: "lost", title: `${STATUS_TITLE.dropped}: the pinned fact ${fact} is lost here` } : { text: "dropped", tone: "dropped", title: STATUS_TITLE.dropped });
-    } else if (c.status === "withheld") {
-      tags.push({ text: "withheld", tone: "withheld", title: STATUS_TITLE.withheld });
-    } else if (lost) {
-      tags.push({ text: "fact lost", tone: "lost", title: `The pinned fact ${fact} is lost at this transfer` });
-    }
-    if (fact && keptFacts.has(fact)) tags.push({ text: `kept by ${from}`, tone: "withheld", title: `${from} stays the owner and still holds ${fact}` });
-    const suspect = suspects?.get(c.item.id);
-    if (suspect) {
-      const why = suspect.evidence.map((e) => e.text).join("; ");
-      tags.push({ text: "suspect", tone: `suspect-${suspect.confidence}`, title: `A suspect (${suspect.confidence} confidence, ${suspect.loss}): ${why || "see the Suspects tab"}` });
-    }
-    return tags;
-  };
-
-  const card = (c: DiffCell, side: "sender" | "receiver", opts: { extra?: React.ReactNode; clamp?: number; compact?: boolean; dataSide?: "sender" | "receiver" } = {}) => (
-    <ItemCard
-      key={`${c.item.id}:${epoch}`}
-      item={c.item}
-      color={palette(c.item.agent)}
-      agent={agentName(c.item.agent)}
-      title={provenance(c.item, agentName, lookup)}
-      testId="diff-item"
-      status={c.status}
-      side={opts.dataSide ?? side}
-      flash={flash?.id === c.item.id}
-      extra={opts.extra}
-      clamp={opts.clamp ?? (side === "receiver" ? 5 : c.status === "dropped" && c.item.kind !== "pinned_fact" ? 2 : 3)}
-      compact={opts.compact}
-      defaultOpen={expandAll}
-      tags={tagsFor(c, side)}
-    />
-  );
-  const cell = (c: DiffCell | null, side: "sender" | "receiver", extra?: React.ReactNode, clamp?: number) =>
-    c ? card(c, side, { extra, clamp, compact: clamp === 1 }) : <div className="diff-empty" aria-hidden="true" />;
-
-  const glyph = (s: DiffStatus) => (
-    <span className={`diff-glyph g-${s}`} title={STATUS_TITLE[s]} aria-label={s}>
-      {GLYPH[s]}
-    </span>
-  );
-
-  const sourceLinks = (links: string[]) => (
-    <div className="source-links">
-      <span className="muted">derived from</span>
-      {links.length === 0 && <span className="muted">no item of the sender</span>}
-      {links.map((id) => {
-        const src = byId.get(id);
-        return (
-          <button key={id} type="button" className="source-link" data-testid="source-link" data-source={id} onClick={() => follow(id)}>
-            {src ? `${src.kind.replace("_", " ")}${src.name ? ` ${src.name}` : ""}` : id.slice(0, 8)}
-          </button>
-        );
-      })}
-    </div>
-  );
-
-  const renderRow = (i: number) => {
-    const r = rows[i] as DiffRow;
-    if (r.kind === "carried") {
-      return (
-        <div className="diff-row row-carried" data-testid="diff-row" data-kind="carried">
-          {cell(r.left, "sender")}
-          {glyph("carried")}
-          <div className="diff-carried-right">{cell(r.right, "receiver", undefined, 1)}</div>
-        </div>
-      );
-    }
-    if (r.kind === "transformed") {
-      return (
-        <div className="diff-row row-transformed" data-testid="diff-row" data-kind="transformed">
-          <div className="diff-sources">{r.left.length ? r.left.map((c) => <div key={c.item.id}>{cell(c, "sender")}</div>) : <div className="diff-empty" />}</div>
-          {glyph("transformed")}
-          {cell(r.right, "receiver", sourceLinks(r.links))}
-        </div>
-      );
-    }
-    return (
-      <div className={`diff-row row-change${r.left ? ` has-${r.left.status}` : ""}`} data-testid="diff-row" data-kind="change">
-        {cell(r.left, "sender")}
-        <span className="diff-glyph-pair">
-          {r.left && glyph(r.left.status)}
-          {r.right && glyph(r.right.status)}
-        </span>
-        {cell(r.right, "receiver")}
+  // What every row draws with, made once per change of what it shows: a scroll renders only the
+  // rows that come into view, and dragging the split renders none (the widths are CSS variables).
+  const followRef = useRef(follow);
+  useLayoutEffect(() => {
+    followRef.current = follow;
+  });
+  const flashId = flash?.id ?? null;
+  const ctx = useMemo<RowCtx>(() => {
+    const titles: Record<DiffStatus, string> = {
+      carried: `carried: the same item on both sides`,
+      transformed: `transformed: ${to} gets it in another form (derived from the sender's items)`,
+      dropped: `dropped: ${to} gets it in no form`,
+      withheld: `withheld by the owner: ${from} keeps it in its own context; a delegation sends ${to} only the tool input`,
+      added: `added: new on ${to}'s side`,
+    };
+    const tagsFor = (c: DiffCell, side: "sender" | "receiver"): ItemTag[] => {
+      const tags: ItemTag[] = [];
+      if (side !== "sender") return tags;
+      const fact = c.item.kind === "pinned_fact" ? c.item.fact : null;
+      const lost = !!fact && lostFacts.has(fact);
+      if (c.status === "dropped") {
+        tags.push(lost ? { text: "dropped · fact lost", tone: "lost", title: `${titles.dropped}: the pinned fact ${fact} is lost here` } : { text: "dropped", tone: "dropped", title: titles.dropped });
+      } else if (c.status === "withheld") {
+        tags.push({ text: "withheld", tone: "withheld", title: titles.withheld });
+      } else if (lost) {
+        tags.push({ text: "fact lost", tone: "lost", title: `The pinned fact ${fact} is lost at this transfer` });
+      }
+      if (fact && keptFacts.has(fact)) tags.push({ text: `kept by ${from}`, tone: "withheld", title: `${from} stays the owner and still holds ${fact}` });
+      const suspect = suspects?.get(c.item.id);
+      if (suspect) {
+        const why = suspect.evidence.map((e) => e.text).join("; ");
+        tags.push({ text: "suspect", tone: `suspect-${suspect.confidence}`, title: `A suspect (${suspect.confidence} confidence, ${suspect.loss}): ${why || "see the Suspects tab"}` });
+      }
+      return tags;
+    };
+    const card: RowCtx["card"] = (c, side, opts = {}) => (
+      <ItemCard
+        key={`${c.item.id}:${epoch}`}
+        item={c.item}
+        color={palette(c.item.agent)}
+        agent={agentName(c.item.agent)}
+        title={provenance(c.item, agentName, lookup)}
+        testId="diff-item"
+        status={c.status}
+        side={opts.dataSide ?? side}
+        flash={flashId === c.item.id}
+        extra={opts.extra}
+        clamp={opts.clamp ?? (side === "receiver" ? 5 : c.status === "dropped" && c.item.kind !== "pinned_fact" ? 2 : 3)}
+        compact={opts.compact}
+        defaultOpen={expandAll}
+        tags={tagsFor(c, side)}
+      />
+    );
+    const cell: RowCtx["cell"] = (c, side, extra, clamp) =>
+      c ? card(c, side, { extra, clamp, compact: clamp === 1 }) : <div className="diff-empty" aria-hidden="true" />;
+    const glyph: RowCtx["glyph"] = (st) => (
+      <span className={`diff-glyph g-${st}`} title={titles[st]} aria-label={st}>
+        {GLYPH[st]}
+      </span>
+    );
+    const sourceLinks: RowCtx["sourceLinks"] = (links) => (
+      <div className="source-links">
+        <span className="muted">derived from</span>
+        {links.length === 0 && <span className="muted">no item of the sender</span>}
+        {links.map((id) => {
+          const src = byId.get(id);
+          return (
+            <button key={id} type="button" className="source-link" data-testid="source-link" data-source={id} onClick={() => followRef.current(id)}>
+              {src ? `${src.kind.replace("_", " ")}${src.name ? ` ${src.name}` : ""}` : id.slice(0, 8)}
+            </button>
+          );
+        })}
       </div>
     );
-  };
+    return { titles, card, cell, glyph, sourceLinks, from };
+  }, [to, from, lostFacts, keptFacts, suspects, epoch, palette, agentName, lookup, flashId, expandAll, byId]);
+  const STATUS_TITLE = ctx.titles;
 
-  const renderLine = (i: number) => {
-    const l = lines[i]!;
-    const side = l.side === "receiver" ? "receiver" : "sender";
-    return (
-      <div className={`diff-uline u-${l.status}`} data-testid="diff-line" data-mark={l.mark} data-status={l.status} data-side={l.side}>
-        <span className={`diff-umark g-${l.status}`} title={STATUS_TITLE[l.status]} aria-label={l.status}>
-          {l.mark}
-        </span>
-        <div className="diff-ubody">
-          {l.sources.length > 0 && (
-            <div className="diff-usources">
-              <span className="muted small">from {from}'s</span>
-              {l.sources.map((c) => card(c, "sender", { compact: true, clamp: 1 }))}
-            </div>
-          )}
-          {card(l.cell, side, { extra: l.status === "transformed" ? sourceLinks(l.links) : undefined, dataSide: side })}
-        </div>
-      </div>
-    );
-  };
+  const renderRow = useCallback((i: number) => <DiffRowView row={rows[i] as DiffRow} ctx={ctx} />, [rows, ctx]);
+  const renderLine = useCallback((i: number) => <DiffLineView line={lines[i] as UnifiedLine} ctx={ctx} />, [lines, ctx]);
 
   const onSplitKey = (e: React.KeyboardEvent) => {
     const moves: Record<string, number> = { ArrowLeft: -5, ArrowRight: 5 };
