@@ -25,8 +25,8 @@ export default tseslint.config(
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.node } },
   },
   {
-    // Browser tests: page.waitForFunction callbacks run in the page.
-    files: ["e2e/**/*.mjs"],
+    // Browser tests and benches: page.waitForFunction / page.evaluate callbacks run in the page.
+    files: ["e2e/**/*.mjs", "bench/**/*.mjs"],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
   },
 );
