@@ -64,8 +64,8 @@ export function ProblemsPanel() {
   );
 }
 
-/** The list scrolls on its own (the bottom panel's body holds it at its height). */
-const SCROLL_STYLE: React.CSSProperties = { flex: 1, minHeight: 0, overflowY: "auto" };
+/** The list scrolls on its own (the bottom panel's body holds it at its height) and contains its layout and paint: rows coming into view do not make the browser walk the rest of the window (a scenario of 1,000 rules in the inspector is 50,000 elements). */
+const SCROLL_STYLE: React.CSSProperties = { flex: 1, minHeight: 0, overflowY: "auto", contain: "strict" };
 
 /**
  * A long list of findings: only the rows in view (measured as they render, a message may wrap)
