@@ -60,13 +60,13 @@ async function withManyRuns(platform: MockPlatform, n: number) {
     started_at: new Date(t0 - i * 60_000).toISOString(),
   }));
   const calls: ListRunsArgs[] = [];
-  platform.list_runs = async (a: ListRunsArgs) => {
+  platform.list_runs = async (a: ListRunsArgs = {}) => {
     calls.push(a);
     const from = a.offset ?? 0;
     return runs.filter((r) => !a.topology || r.topology === a.topology).slice(from, from + (a.limit ?? runs.length));
   };
   const search = platform.search_runs;
-  platform.search_runs = async (q: RunQuery) => (q.topology === "ticket-reopen" ? { runs: runs.slice(0, q.limit ?? 100), total: n, topologies: ["ticket-reopen"] } : search(q));
+  platform.search_runs = async (q: RunQuery = {}) => (q.topology === "ticket-reopen" ? { runs: runs.slice(0, q.limit ?? 100), total: n, topologies: ["ticket-reopen"] } : search(q));
   return { runs, calls };
 }
 
