@@ -82,4 +82,22 @@ describe("canvas derivation", () => {
     // The same answer as deriveFlow's.
     expect(d).toEqual(deriveFlow(moved, { agents: ["technical"], edges: ["billing->technical"] }, [], { ...sizes, billing: { width: 250, height: 100 } }));
   });
+
+  it("a large drawing's agents not yet measured come with the default card's size and handles; a small one's do not", () => {
+    const agents = Array.from({ length: 200 }, (_, i) => ({ id: `a${i}`, name: `Agent ${i}`, instructions: "", model: { provider: "mock" as const, name: "mock" } }));
+    const big = normalizeTopology({ ...t, agents, entry: "a0", edges: [{ kind: "handoff", from: "a0", to: "a1" }], facts: [], guardrails: [] });
+    const { nodes } = deriveFlow(big, { agents: [], edges: [] }, [], { a1: { width: 250, height: 120 } });
+    const a0 = nodes.find((n) => n.id === "a0")!;
+    expect(a0.measured).toEqual({ width: 232, height: 100 });
+    expect(a0.handles?.map((h) => [h.type, h.position, h.x, h.y])).toEqual([
+      ["target", "left", -5.5, 44.5],
+      ["source", "right", 226.5, 44.5],
+    ]);
+    // Measured: its own size, and React Flow's own handles.
+    const a1 = nodes.find((n) => n.id === "a1")!;
+    expect(a1.measured).toEqual({ width: 250, height: 120 });
+    expect(a1.handles).toBeUndefined();
+    const small = deriveFlow(t, { agents: [], edges: [] }, [], {});
+    expect(small.nodes.every((n) => n.handles === undefined && n.measured === undefined)).toBe(true);
+  });
 });

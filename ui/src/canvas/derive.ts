@@ -1,8 +1,10 @@
 // Topology → React Flow nodes and edges (pure; `createFlowDeriver` keeps unchanged ones identical).
+import { Position } from "@xyflow/react";
 import type { EdgeFact } from "../bindings/EdgeFact";
 import type { EdgeFlow } from "../bindings/EdgeFlow";
 import type { Finding, Topology } from "../model/types";
 import { agentKind, edgeId, edgeLabel } from "../model/topology";
+import { LARGE_GRAPH } from "../model/layout-engine";
 import { DEFAULT_NODE_SIZE } from "../model/sizes";
 import { guardrailBadge } from "../model/guardrails";
 import type { Selection } from "../store/designer";
@@ -21,6 +23,9 @@ export type RunOverlay = {
   breakpoints?: ReadonlySet<string>;
   readOnly?: boolean;
 };
+
+/** NodeCard's handles: 11 px squares (app.css `.node-handle`), centred on the card's sides. */
+const HANDLE = 11;
 
 type NodeEntry = { node: AgentFlowNode; sizeKey: string };
 type EdgeEntry = { edge: TransferFlowEdge };
@@ -125,6 +130,21 @@ export function deriveFlow(
   const factCount = new Map<string, number>();
   for (const f of t.facts ?? []) for (const h of f.holders ?? []) factCount.set(h, (factCount.get(h) ?? 0) + 1);
 
+  // A large drawing mounts only the agents in view (onlyRenderVisibleElements), but React Flow
+  // mounts every agent it has not measured once, to find its handles: an agent not yet measured
+  // gets the default card's size and handles (NodeCard's: 11 px, centred on the left and right
+  // sides), so opening 1,000 agents mounts the ones in view, not all of them. Mounted, it is
+  // measured as usual (a card of another size reports its own, and `nodeSizes` keeps it).
+  const large = t.agents.length > LARGE_GRAPH.nodes || t.edges.length > LARGE_GRAPH.edges;
+  const { width: W, height: H } = DEFAULT_NODE_SIZE;
+  const unmeasured = () => ({
+    // as measured, so fitting the view counts it too
+    measured: { width: W, height: H },
+    handles: [
+      { type: "target" as const, position: Position.Left, x: -HANDLE / 2, y: H / 2 - HANDLE / 2, width: HANDLE, height: HANDLE },
+      { type: "source" as const, position: Position.Right, x: W - HANDLE / 2, y: H / 2 - HANDLE / 2, width: HANDLE, height: HANDLE },
+    ],
+  });
   const nodes: AgentFlowNode[] = t.agents.map((a, i) => {
     const guardrails = guardrailBadge(t, a.id);
     const pos = t.layout?.[a.id] ?? { x: i * (DEFAULT_NODE_SIZE.width + 120), y: 0 };
@@ -137,7 +157,7 @@ export function deriveFlow(
       // React Flow's node element carries the id the first design named (`agent-node-<id>`);
       // the card inside keeps `node-<id>`.
       domAttributes: { "data-testid": `agent-node-${a.id}` } as Record<string, string>,
-      ...(size ? { measured: size } : {}),
+      ...(size ? { measured: size } : large ? unmeasured() : {}),
       data: {
         agent: a,
         isEntry: a.id === t.entry,
