@@ -76,12 +76,12 @@ try {
     // The layout's window: the build's own measure when it has one, else the whole open.
     const from = drawn ? drawn.startTime : opened;
     const to = drawn ? drawn.startTime + drawn.duration : performance.now();
-    // Frames while the layout ran: those that began inside its window (the frame that draws its
-    // answer is the first render's, counted apart).
+    // Frames while the layout ran, each cut to the layout's window: a main-thread layout makes
+    // one frame as long as itself; the render of its answer comes after and is counted apart.
     const gaps = [];
     for (let i = 1; i < log.times.length; i++) gaps.push({ a: log.times[i - 1], b: log.times[i] });
-    const during = gaps.filter((g) => g.a >= from - 17 && g.a < to).map((g) => g.b - Math.max(g.a, from - 17));
-    const longest = drawn ? Math.max(0, ...during) : Math.max(0, ...gaps.filter((g) => g.b > from && g.a < to).map((g) => g.b - g.a));
+    const during = gaps.filter((g) => g.b > from && g.a < to).map((g) => Math.min(g.b, to) - Math.max(g.a, from));
+    const longest = Math.max(0, ...during);
     const after = gaps.filter((g) => g.b > to).map((g) => g.b - g.a);
     const nodes = document.querySelectorAll(".canvas .react-flow__node").length;
     const edges = document.querySelectorAll(".canvas .react-flow__edge").length;

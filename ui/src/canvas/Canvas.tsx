@@ -196,13 +196,16 @@ export function Canvas() {
     [flow, commands],
   );
 
-  // While the view moves, a large drawing is one composited layer: a pan or zoom frame moves and
-  // scales it instead of repainting (and software-rasterising) every card and edge; when it
-  // stops, the layer goes and the drawing is painted crisp at the new zoom. A class set on the
-  // element directly: no React render per gesture.
+  // While a large drawing's view moves it paints less (canvas.css), and while it pans it is one
+  // composited layer that each frame only moves (a zoom is better repainted: a layer would be
+  // rasterised again, and larger, at every scale). Classes set on the element directly: no React
+  // render per gesture.
   const box = useRef<HTMLDivElement>(null);
-  const onMoveStart = useCallback(() => box.current?.classList.add("is-moving"), []);
-  const onMoveEnd = useCallback(() => box.current?.classList.remove("is-moving"), []);
+  const onMoveStart = useCallback((e: MouseEvent | TouchEvent | null) => {
+    box.current?.classList.add("is-moving");
+    if (e && e.type !== "wheel") box.current?.classList.add("is-panning");
+  }, []);
+  const onMoveEnd = useCallback(() => box.current?.classList.remove("is-moving", "is-panning"), []);
 
   if (!topology) return null;
 
