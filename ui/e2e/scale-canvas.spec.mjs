@@ -129,10 +129,12 @@ describe("the canvas at 1,000 agents (browser, http adapter)", { skip: plan.skip
     assert.equal(await page.locator(".canvas").getAttribute("class"), "canvas is-large is-far");
     assert.ok((await page.locator(".canvas .react-flow__edge").count()) > 10);
     assert.equal(await page.locator(".canvas .edge-label").count(), 0);
+    assert.equal(await page.locator(".canvas .react-flow__background").count(), 0, "no dot grid far out");
     for (let i = 0; i < 5; i++) await page.mouse.wheel(0, -200); // to about 0.8
     await page.waitForTimeout(600);
     assert.doesNotMatch(await page.locator(".canvas").getAttribute("class"), /is-far|is-moving/);
     assert.ok((await page.locator(".canvas .edge-label").count()) > 0, "labels drawn again");
+    assert.equal(await page.locator(".canvas .react-flow__background").count(), 1);
   });
 
   it("clicking an agent selects it and the inspector shows it", async () => {

@@ -249,7 +249,8 @@ export function Canvas() {
         fitView
         fitViewOptions={{ padding: 0.14, maxZoom: 1.1 }}
       >
-        <Background variant={BackgroundVariant.Dots} gap={20} size={1.3} color="var(--canvas-dots)" />
+        {/* Far out on a large drawing the dots are 4 px apart: noise, and a full repaint every pan frame. */}
+        {!(large && far) && <Background variant={BackgroundVariant.Dots} gap={20} size={1.3} color="var(--canvas-dots)" />}
         <Controls position="bottom-left" showInteractive={false} onFitView={commands.fitView}>
           <ControlButton
             onClick={() => useEditor.getState().toggleMinimap()}
