@@ -104,6 +104,8 @@ export function RunsPanel({ commands }: { commands: RunCommands }) {
   );
   const runs = list.runs;
   const total = runs === null ? null : list.hasMore ? (counted.data ?? null) : runs.length;
+  // A full last page looks as if more may follow; the store's count says none does.
+  const more = list.hasMore && (total === null || (runs?.length ?? 0) < total);
   const captured = endpoint !== null ? (capturedList.data ?? null) : null;
   // Runs that are gone (deleted, another topology) are no longer picked.
   const picked = useMemo(
@@ -169,7 +171,7 @@ export function RunsPanel({ commands }: { commands: RunCommands }) {
       {(capturing || (runs && runs.length > 0)) && (
         <RunsTable
           runs={runs ?? []}
-          hasMore={list.hasMore}
+          hasMore={more}
           loadingMore={list.loadingMore}
           loadMore={list.loadMore}
           total={total}
