@@ -7,7 +7,7 @@ use crate::context::{FactStatus, Item, ItemId, ItemStore};
 use crate::providers::Usage;
 use crate::topology::{EdgeKind, Topology};
 use crate::trace::{
-    FactCheck, Outcome, OutcomeStatus, Step, StepBrief, TRACE_VERSION, Timing, Trace, Transfer, TransferBrief,
+    FactCheck, Outcome, OutcomeStatus, Step, StepBrief, StepKind, TRACE_VERSION, Timing, Trace, Transfer, TransferBrief,
 };
 use serde::{Deserialize, Serialize};
 use sqlx::Row;
@@ -323,6 +323,28 @@ impl Reader<'_> {
         rebuild(&rows, seq)
     }
 
+    /// A step's brief from the columns `run_overview` selects (by position).
+    fn brief_from_row(row: &AnyRow) -> Result<StepBrief, StoreError> {
+        let kind: &str = row.try_get(1)?;
+        let input: Option<i64> = row.try_get(7)?;
+        let output: Option<i64> = row.try_get(8)?;
+        let (start, duration): (Option<i64>, Option<i64>) = (row.try_get(10)?, row.try_get(11)?);
+        let timing = start.zip(duration).map(|(s, d)| Timing::from_micros(s, d));
+        Ok(StepBrief {
+            index: row.try_get::<i64, _>(0)? as u32,
+            kind: StepKind::from_name(kind).ok_or_else(|| StoreError::Damaged(format!("unknown step kind {kind}")))?,
+            agent: row.try_get(2)?,
+            owner: row.try_get(3)?,
+            depth: row.try_get::<i64, _>(4)? as u32,
+            transfer: row.try_get::<Option<i64>, _>(5)?.map(|t| t as u32),
+            detail: row.try_get(6)?,
+            tokens: input.map(|i| (i + output.unwrap_or(0)) as u64),
+            context_len: row.try_get::<Option<i64>, _>(9)?.map(|n| n as u32),
+            start_ms: timing.map(|t| t.start_ms),
+            duration_ms: timing.map(|t| t.duration_ms),
+        })
+    }
+
     fn step_from_row(row: &AnyRow) -> Result<(Step, i64), StoreError> {
         let kind: String = row.try_get("kind")?;
         let input: Option<i64> = row.try_get("input_tokens")?;
@@ -503,20 +525,16 @@ impl Reader<'_> {
     pub async fn run_overview(&mut self, run: &str) -> Result<RunOverview, StoreError> {
         let summary = self.run_summary(run).await?;
         let topology = self.run_topology(run).await.ok();
+        // Only what a brief shows: a step's output ids, snapshot and provider exchange (which may
+        // hold whole request bodies) stay in the store until the step is opened.
         let rows = sqlx::query(
-            "SELECT idx, kind, agent, owner, depth, snapshot, output, transfer_idx, detail, input_tokens, output_tokens, exchange, \
+            "SELECT idx, kind, agent, owner, depth, transfer_idx, detail, input_tokens, output_tokens, \
              context_len, start_us, duration_us FROM steps WHERE run_id = $1 ORDER BY idx",
         )
         .bind(run.to_owned())
         .fetch_all(&mut *self.c)
         .await?;
-        let mut steps = Vec::with_capacity(rows.len());
-        for row in &rows {
-            let (step, _) = Reader::step_from_row(row)?;
-            let mut brief = StepBrief::from(&step);
-            brief.context_len = row.try_get::<Option<i64>, _>("context_len")?.map(|n| n as u32);
-            steps.push(brief);
-        }
+        let steps = rows.iter().map(Reader::brief_from_row).collect::<Result<Vec<_>, _>>()?;
         let rows = sqlx::query(
             "SELECT idx, step, kind, from_agent, to_agent, edge, policy, carried, transformed, dropped, added \
              FROM transfers WHERE run_id = $1 ORDER BY idx",

@@ -54,6 +54,23 @@ impl StepKind {
     pub fn is_transfer(self) -> bool {
         matches!(self, StepKind::Handoff | StepKind::Delegation)
     }
+
+    /// Every kind, for reading one back from its name.
+    pub const ALL: [StepKind; 8] = [
+        StepKind::ModelCall,
+        StepKind::ToolCall,
+        StepKind::Handoff,
+        StepKind::Delegation,
+        StepKind::DelegationReturn,
+        StepKind::Guard,
+        StepKind::Guardrail,
+        StepKind::Final,
+    ];
+
+    /// The kind named `s` (its wire name), if any.
+    pub fn from_name(s: &str) -> Option<StepKind> {
+        StepKind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
 }
 
 /// One step of a run.

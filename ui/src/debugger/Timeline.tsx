@@ -51,6 +51,12 @@ export function Timeline({ steps, palette, agentName, current, onPick, lostSteps
     if (row < 0) return;
     const near = prev.current !== undefined && Math.abs(row - prev.current) <= 1;
     prev.current = row;
+    // A neighbour already in view needs no scroll (asking anyway reads the list's size, which
+    // lays out the page again on every step); the virtualiser's last known offset tells.
+    const top = row * ROW_HEIGHT;
+    const offset = virtualizer.scrollOffset;
+    const height = virtualizer.scrollRect?.height;
+    if (near && offset != null && height != null && top >= offset && top + ROW_HEIGHT <= offset + height) return;
     virtualizer.scrollToIndex(row, { align: near ? "auto" : "center" });
   }, [row, virtualizer]);
   useEffect(() => {

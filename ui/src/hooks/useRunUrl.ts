@@ -1,6 +1,7 @@
 // The address follows the debugger: `?run=ID&step=N` while a run is open (so a reload or a copied
 // link opens the same step), without them in the editor. It is replaced, never pushed: stepping
-// adds no history entries. Other parameters (the launch token, `open=`) stay as they are.
+// adds no history entries. Other parameters (the launch token, `open=`) stay as they are. While
+// stepping, the address catches up once the keys rest (replacing it costs a few ms a step).
 import { useEffect, useRef } from "react";
 import { useDebugger } from "../store/debugger";
 
@@ -17,6 +18,9 @@ export function runUrl(href: string, runId: string | null, step: number): string
   return url.toString();
 }
 
+/** How long the cursor rests before the address follows it. */
+export const STEP_URL_DELAY_MS = 150;
+
 export function useRunUrl() {
   const mode = useDebugger((s) => s.mode);
   const runId = useDebugger((s) => s.runId);
@@ -30,8 +34,15 @@ export function useRunUrl() {
     if (mode === "debug" && (!runId || !loaded)) return;
     if (mode === "design" && !shown.current) return;
     shown.current = mode === "debug";
-    const next = runUrl(window.location.href, mode === "debug" ? runId : null, cursor);
-    if (next !== window.location.href) window.history.replaceState(window.history.state, "", next);
+    const replace = () => {
+      const next = runUrl(window.location.href, mode === "debug" ? runId : null, cursor);
+      if (next !== window.location.href) window.history.replaceState(window.history.state, "", next);
+    };
+    // Another run, or the editor: at once. Only the step moved: once it rests.
+    const sameRun = mode === "debug" && new URLSearchParams(window.location.search).get("run") === runId;
+    if (!sameRun) return replace();
+    const timer = window.setTimeout(replace, STEP_URL_DELAY_MS);
+    return () => window.clearTimeout(timer);
   }, [mode, runId, cursor, loaded]);
   // The app going away (a test's unmount) leaves no run in the address for the next one to open.
   useEffect(
