@@ -53,6 +53,9 @@ async fn exercise(store: Store) {
         assert_eq!(v.step_count as usize, trace.steps.len());
         assert_eq!(v.transfer.is_some(), s.transfer.is_some());
     }
+    // The timeline's briefs, as the engine's steps say.
+    let briefs: Vec<baton::trace::StepBrief> = trace.steps.iter().map(baton::trace::StepBrief::from).collect();
+    assert_eq!(store.run_overview(&id).await.unwrap().steps, briefs);
     let v = store.step_view(&id, 5).await.unwrap();
     let tv = v.transfer.unwrap();
     assert_eq!((tv.transfer.from.as_str(), tv.transfer.to.as_str()), ("resolution", "verification"));
