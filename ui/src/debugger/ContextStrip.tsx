@@ -2,7 +2,7 @@
 // (13 items → 2) shows at a glance; the chart (uPlot) loads lazily, outside the start-up bundle.
 import { ChevronDown, ChevronRight, TrendingDown } from "lucide-react";
 import { Component, lazy, Suspense, useMemo, useState, type ReactNode } from "react";
-import { contextSeries } from "../run/charts";
+import { contextSeries, thinned } from "../run/charts";
 import { STEP_LABELS } from "../run/format";
 import { useDebugger } from "../store/debugger";
 import type { AgentLookups } from "./lookups";
@@ -35,7 +35,7 @@ export function ContextStrip({ lookups, onPick }: { lookups: AgentLookups; onPic
   const cursor = useDebugger((s) => s.cursor);
   const [open, setOpen] = useState(true);
   const [hover, setHover] = useState<number | null>(null);
-  const series = useMemo(() => contextSeries(overview.steps, overview.transfers), [overview]);
+  const series = useMemo(() => thinned(contextSeries(overview.steps, overview.transfers)), [overview]);
   const shown = hover ?? cursor;
   const step = overview.steps[shown];
   const mark = series.marks.find((m) => m.step === shown);

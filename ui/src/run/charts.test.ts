@@ -2,7 +2,7 @@
 // (examples/*.yaml, replayed by the mock platform) and against hand-made runs.
 import { describe, expect, it } from "vitest";
 import { createMockRuns, RECORDED_RUNS } from "../platform/mock-runs";
-import { barBox, contextSeries, factCell, factMap, nearestStep, niceTicks, waterfall } from "./charts";
+import { barBox, contextSeries, factCell, factMap, nearestStep, niceTicks, thinned, waterfall } from "./charts";
 import { callSummary, finishReason } from "./exchange";
 import { runFacts } from "./facts";
 import { runPath } from "./path";
@@ -254,5 +254,44 @@ describe("a model call's summary", () => {
   it("a mock call has no exchange: the agent's model, no finish reason, no cost, no latency", () => {
     const s = callSummary(step(null), { index: 0, kind: "model_call", agent: "a", owner: "a", depth: 0, transfer: null, detail: "", tokens: 150, context_len: 3, start_ms: null, duration_ms: null }, "gpt-4o");
     expect(s).toMatchObject({ model: "gpt-4o", modelFrom: "topology", finishReason: null, cost: null, latencyMs: null, request: null, response: null });
+  });
+});
+
+describe("a long run's chart is thinned for drawing", () => {
+  // 100,000 made-up steps: context grows by one item a step and falls to 5 every 1,000 steps;
+  // one spike of 90,000 items at step 77,777 and every 10th step a model call of 2x tokens.
+  const steps: StepBrief[] = Array.from({ length: 100_000 }, (_, i) => ({
+    index: i,
+    kind: i % 10 === 0 ? "model_call" : "tool_call",
+    agent: "a",
+    owner: "a",
+    depth: 0,
+    transfer: null,
+    detail: "",
+    tokens: i % 10 === 0 ? 2 * (i % 1000) : null,
+    context_len: i === 77_777 ? 90_000 : 5 + (i % 1000),
+    start_ms: null,
+    duration_ms: null,
+  }));
+  const full = contextSeries(steps, []);
+  const thin = thinned(full);
+
+  it("draws at most CHART_POINTS points, keeping the ends, every peak and dip", () => {
+    expect(full.x.length).toBe(100_000);
+    expect(thin.x.length).toBeLessThanOrEqual(8000);
+    expect(thin.x[0]).toBe(0);
+    expect(thin.x[thin.x.length - 1]).toBe(99_999);
+    expect(Math.max(...(thin.items as number[]))).toBe(90_000);
+    expect(thin.stepOf[thin.items.indexOf(90_000)]).toBe(77_777);
+    expect(Math.min(...(thin.items as number[]))).toBe(5);
+    expect(Math.max(...thin.tokens.filter((t): t is number => t !== null))).toBe(1980);
+    // in order, and each point still says its step
+    for (let i = 1; i < thin.x.length; i++) expect(thin.x[i] as number).toBeGreaterThan(thin.x[i - 1] as number);
+    thin.x.forEach((x, i) => expect(thin.stepOf[i]).toBe(x));
+  });
+
+  it("leaves a short run as it is", () => {
+    const short = contextSeries(steps.slice(0, 500), []);
+    expect(thinned(short)).toBe(short);
   });
 });
