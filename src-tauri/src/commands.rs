@@ -12,10 +12,11 @@ use tauri_plugin_dialog::DialogExt;
 
 type ApiState<'a> = State<'a, Arc<Api>>;
 
-/// Any command of the core's list, by name.
+/// Any command of the core's list, by name; the result goes to the window as the JSON text the
+/// core wrote (no `Value` in between).
 #[tauri::command(rename_all = "snake_case")]
-pub async fn call(api: ApiState<'_>, command: String, args: Value) -> Result<Value, ApiError> {
-    api.dispatch(&command, args).await
+pub async fn call(api: ApiState<'_>, command: String, args: Value) -> Result<tauri::ipc::Response, ApiError> {
+    Ok(tauri::ipc::Response::new(api.dispatch_json(&command, args).await?))
 }
 
 /// Remembers a path the user chose, for this session and the next.

@@ -83,6 +83,17 @@ fn to_value<T: serde::Serialize>(v: T) -> Result<Value, ApiError> {
     serde_json::to_value(v).map_err(|e| ApiError::new(ErrorCode::ApiSerialize, e.to_string()))
 }
 
+fn to_json<T: serde::Serialize>(v: T) -> Result<String, ApiError> {
+    serde_json::to_string(&v).map_err(|e| ApiError::new(ErrorCode::ApiSerialize, e.to_string()))
+}
+
+fn unknown_command(other: &str) -> ApiError {
+    ApiError::new(
+        ErrorCode::ApiUnknownCommand,
+        format!("unknown command '{other}'; the commands are: {}", COMMAND_NAMES.join(", ")),
+    )
+}
+
 macro_rules! commands {
     ($( $(#[doc = $doc:literal])* $name:ident ( $args:ty ) -> $out:ty ; )*) => {
         /// Every command's name, in declaration order.
@@ -96,10 +107,19 @@ macro_rules! commands {
                         let a: $args = parse_args(command, args)?;
                         to_value(self.$name(a).await?)
                     })*
-                    other => Err(ApiError::new(
-                        ErrorCode::ApiUnknownCommand,
-                        format!("unknown command '{other}'; the commands are: {}", COMMAND_NAMES.join(", ")),
-                    )),
+                    other => Err(unknown_command(other)),
+                }
+            }
+
+            /// [`Api::dispatch`] with the result as JSON text, serialized straight from its type:
+            /// what the hosts send (a run's overview of 100,000 steps skips a `Value` tree).
+            pub async fn dispatch_json(self: &Arc<Self>, command: &str, args: Value) -> Result<String, ApiError> {
+                match command {
+                    $(stringify!($name) => {
+                        let a: $args = parse_args(command, args)?;
+                        to_json(self.$name(a).await?)
+                    })*
+                    other => Err(unknown_command(other)),
                 }
             }
         }

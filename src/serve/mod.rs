@@ -43,8 +43,8 @@ async fn command(State(s): State<Shared>, UrlPath(cmd): UrlPath<String>, body: B
             Err(e) => return refuse(ApiError::new(ErrorCode::ApiArgs, format!("{cmd}: the body is not JSON: {e}"))),
         }
     };
-    match s.api.dispatch(&cmd, args).await {
-        Ok(v) => Json(v).into_response(),
+    match s.api.dispatch_json(&cmd, args).await {
+        Ok(json) => ([(axum::http::header::CONTENT_TYPE, "application/json")], json).into_response(),
         Err(e) => refuse(e),
     }
 }
