@@ -51,12 +51,16 @@ function appTree() {
 function memory(tree) {
   let rss = 0;
   let pss = 0;
+  const each = [];
   for (const pid of tree) {
     const r = safe(() => readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
-    rss += Number(/^Rss:\s+(\d+) kB/m.exec(r)?.[1] ?? 0);
-    pss += Number(/^Pss:\s+(\d+) kB/m.exec(r)?.[1] ?? 0);
+    const one = { rss: Number(/^Rss:\s+(\d+) kB/m.exec(r)?.[1] ?? 0) / 1024, pss: Number(/^Pss:\s+(\d+) kB/m.exec(r)?.[1] ?? 0) / 1024 };
+    const name = safe(() => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0].split("/").pop());
+    each.push(`${name} ${one.rss.toFixed(0)}/${one.pss.toFixed(0)}`);
+    rss += one.rss;
+    pss += one.pss;
   }
-  return { rss: rss / 1024, pss: pss / 1024 };
+  return { rss, pss, each: each.join(", ") };
 }
 
 const size = statSync(APP).size / 1e6;
@@ -95,9 +99,23 @@ const dr = stats(drawn);
 if (paints.length) figure(`cold start to first contentful paint, median of ${paints.length}`, fp.p50, "ms", "1000 ms", fp.p50 < 1000);
 else console.log("# the WebView reports no first-contentful-paint entry: only the time to the example drawn");
 figure(`cold start to the example drawn on the canvas, median of ${drawn.length} (max ${dr.max.toFixed(0)})`, dr.p50, "ms", "1000 ms", dr.p50 < 1000);
-console.log(`# processes: ${mem.names.join(", ")}`);
+console.log(`# processes (RSS/PSS MB): ${mem.each}`);
 figure("idle memory with the example open, RSS summed", mem.rss, "MB", "150 MB", mem.rss <= 150);
 figure("idle memory with the example open, PSS summed (shared pages once)", mem.pss, "MB");
+
+// The floor: the app idle on its welcome screen (no file).
+{
+  const app = await startApp(undefined);
+  try {
+    await app.browser.execute(untilProbe, { selector: '[data-testid="app"]' });
+    await sleep(10_000);
+    const m = memory(appTree().tree);
+    figure("idle memory on the welcome screen (no file), RSS summed", m.rss, "MB");
+    console.log(`# processes (RSS/PSS MB): ${m.each}`);
+  } finally {
+    await app.stop();
+  }
+}
 
 // The debugger on a 100,000-step run in the real window.
 const baton = [join(REPO, "target/release/baton"), join(REPO, "target/debug/baton")].find((p) => safe(() => statSync(p)));
@@ -136,6 +154,28 @@ try {
       figure(`[app] ${what} at ${at}: frame time p95 (max ${jf.max.toFixed(1)})`, jf.p95, "ms", "16.7 ms, one 60 Hz frame", jf.p95 <= 17);
     }
   }
+  // What the window waits for: the IPC round trip of a small command, one step view and the overview.
+  const ipc = await b.execute(async (id) => {
+    const call = (command, args) => window.__TAURI_INTERNALS__.invoke("call", { command, args });
+    const time = async (f, n) => {
+      const ms = [];
+      for (let i = 0; i < n; i++) {
+        const t0 = performance.now();
+        await f(i);
+        ms.push(performance.now() - t0);
+      }
+      return ms.sort((a, b) => a - b)[Math.floor(n / 2)];
+    };
+    return {
+      small: await time(() => call("initial_file", {}), 20),
+      step: await time((i) => call("step_view", { run_id: id, step: 50_000 + i, context: { offset: 0, limit: 500 } }), 20),
+      overview: await time(() => call("run_overview", { run_id: id }), 3),
+    };
+  }, run.id);
+  figure("[app] IPC round trip of a small command (initial_file), median", ipc.small, "ms");
+  figure("[app] IPC round trip of a step view (step_view, 500-item window), median", ipc.step, "ms");
+  figure("[app] IPC round trip of the 100,020-step overview (run_overview, 19 MB), median of 3", ipc.overview, "ms");
+
   const scroll = await b.execute(scrollProbe, { selector: '[data-testid="timeline"]', steps: 240 });
   const sc = stats(scroll.frames);
   figure(`[app] scroll the timeline top to bottom (${run.steps} rows): frame time p95 (max ${sc.max.toFixed(1)})`, sc.p95, "ms", "16.7 ms, one 60 Hz frame", sc.p95 <= 17);
