@@ -28,33 +28,37 @@ export function scaleTopologyYaml(n = 1000) {
   return `${out.join("\n")}\n`;
 }
 
+const POLL_TOOL = `tools: [{ name: poll, description: Poll the deploy., mock_result: "Deploy d-42 is still rolling out." }]`;
+
+/** One answer that calls `poll` `fan` times at once (the SDK's parallel tool calls). */
+const fanOut = (fan) => `[${Array.from({ length: fan }, (_, j) => `{ tool: poll, args: { deploy: "d-42", shard: ${j} } }`).join(", ")}]`;
+
 /**
- * Two agents that poll a tool; each hands the conversation to the other on every `every`-th of
- * its own calls. A turn is two steps (the model call and the tool call or handoff), so
- * `steps / 2` turns make about `steps` steps; the policy is `full`, so the context grows all run.
+ * Two pollers, Poller A and Poller B: each answers `poll` (the calls given) and hands the
+ * conversation to the other on every `every`-th of its own calls, under `policy` (or the full
+ * context), until `turns` model calls.
  */
-export function longRunYaml(steps = 100_000, every = 10) {
-  const turns = Math.ceil(steps / 2);
+function pollers({ name, turns, every, calls, reasoning, policy, guards }) {
   const perAgent = Math.ceil(turns / every / 2) + 1;
   const script = (other) => {
     const rules = [];
     for (let k = 1; k <= perAgent; k++) rules.push(`        - { when: { call: ${k * every} }, calls: [{ tool: transfer_to_poller_${other} }] }`);
-    rules.push(`        - { reasoning: "The deploy is not done yet; poll again.", calls: [{ tool: poll, args: { deploy: "d-42" } }] }`);
+    rules.push(`        - { reasoning: "${reasoning}", calls: ${calls} }`);
     return rules.join("\n");
   };
-  const tool = `tools: [{ name: poll, description: Poll the deploy., mock_result: "Deploy d-42 is still rolling out." }]`;
+  const edge = (from, to) => `  - { kind: handoff, from: ${from}, to: ${to}${policy ? `, policy: ${policy}` : ""} }`;
   return `version: 1
-name: long-run
+name: ${name}
 entry: a
 agents:
-  - { id: a, name: Poller A, instructions: Poll the deploy until it is done., model: { provider: mock, name: mock }, ${tool} }
-  - { id: b, name: Poller B, instructions: Poll the deploy until it is done., model: { provider: mock, name: mock }, ${tool} }
+  - { id: a, name: Poller A, instructions: Poll the deploy until it is done., model: { provider: mock, name: mock }, ${POLL_TOOL} }
+  - { id: b, name: Poller B, instructions: Poll the deploy until it is done., model: { provider: mock, name: mock }, ${POLL_TOOL} }
 edges:
-  - { kind: handoff, from: a, to: b }
-  - { kind: handoff, from: b, to: a }
+${edge("a", "b")}
+${edge("b", "a")}
 facts:
   - { id: manual, text: "The deploy's rollout is manual.", holders: [a] }
-guards: { max_turns: ${turns}, on_revisit: allow }
+guards: { ${guards} }
 scenarios:
   - name: poll
     input: Wait for deploy d-42 and report when it is live.
@@ -66,10 +70,22 @@ ${script("a")}
 `;
 }
 
-const POLL_TOOL = `tools: [{ name: poll, description: Poll the deploy., mock_result: "Deploy d-42 is still rolling out." }]`;
-
-/** One answer that calls `poll` `fan` times at once (the SDK's parallel tool calls). */
-const fanOut = (fan) => `[${Array.from({ length: fan }, (_, j) => `{ tool: poll, args: { deploy: "d-42", shard: ${j} } }`).join(", ")}]`;
+/**
+ * Two agents that poll a tool; each hands the conversation to the other on every `every`-th of
+ * its own calls. A turn is two steps (the model call and the tool call or handoff), so
+ * `steps / 2` turns make about `steps` steps; the policy is `full`, so the context grows all run.
+ */
+export function longRunYaml(steps = 100_000, every = 10) {
+  const turns = Math.ceil(steps / 2);
+  return pollers({
+    name: "long-run",
+    turns,
+    every,
+    calls: `[{ tool: poll, args: { deploy: "d-42" } }]`,
+    reasoning: "The deploy is not done yet; poll again.",
+    guards: `max_turns: ${turns}, on_revisit: allow`,
+  });
+}
 
 /**
  * The 100,000-step run: two agents that each answer with `fan` parallel poll calls (a step each)
@@ -80,34 +96,15 @@ const fanOut = (fan) => `[${Array.from({ length: fan }, (_, j) => `{ tool: poll,
 export function pollingRunYaml(steps = 100_000, { fan = 20, every = 10, keep = 200 } = {}) {
   // Nine of every ten answers make fan + 1 steps, the handoff one makes two.
   const turns = Math.ceil((steps * every) / ((every - 1) * (fan + 1) + 2));
-  const perAgent = Math.ceil(turns / every / 2) + 1;
-  const script = (other) => {
-    const rules = [];
-    for (let k = 1; k <= perAgent; k++) rules.push(`        - { when: { call: ${k * every} }, calls: [{ tool: transfer_to_poller_${other} }] }`);
-    rules.push(`        - { reasoning: "The deploy is not done yet; poll every shard.", calls: ${fanOut(fan)} }`);
-    return rules.join("\n");
-  };
-  return `version: 1
-name: polling-run
-entry: a
-agents:
-  - { id: a, name: Poller A, instructions: Poll the deploy until it is done., model: { provider: mock, name: mock }, ${POLL_TOOL} }
-  - { id: b, name: Poller B, instructions: Poll the deploy until it is done., model: { provider: mock, name: mock }, ${POLL_TOOL} }
-edges:
-  - { kind: handoff, from: a, to: b, policy: { last_n: ${keep} } }
-  - { kind: handoff, from: b, to: a, policy: { last_n: ${keep} } }
-facts:
-  - { id: manual, text: "The deploy's rollout is manual.", holders: [a] }
-guards: { max_turns: ${turns}, max_model_calls: ${turns}, on_revisit: allow }
-scenarios:
-  - name: poll
-    input: Wait for deploy d-42 and report when it is live.
-    scripts:
-      a:
-${script("b")}
-      b:
-${script("a")}
-`;
+  return pollers({
+    name: "polling-run",
+    turns,
+    every,
+    calls: fanOut(fan),
+    reasoning: "The deploy is not done yet; poll every shard.",
+    policy: `{ last_n: ${keep} }`,
+    guards: `max_turns: ${turns}, max_model_calls: ${turns}, on_revisit: allow`,
+  });
 }
 
 /** One agent whose context reaches about `items` items: each answer polls `fan` shards at once. */
