@@ -1,3 +1,6 @@
+// The layout engine: small graphs go to ELK with the designer's options, large ones to the
+// breadth-first layering (every agent placed, one layer right of who reaches it first, no
+// overlaps, separate parts stacked), and the main-thread fallback where there is no Worker.
 import { describe, expect, it } from "vitest";
 import { FIXTURES } from "../platform/fixtures";
 import { computeLayout, elkGraph, isLarge, LARGE_GRAPH, layeredLayout, type ElkLike, type LayoutRequest } from "./layout-engine";
