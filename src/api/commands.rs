@@ -1,5 +1,5 @@
 //! The one list of commands. Each line names a command, its typed arguments and its typed
-//! result; from it follow [`Api::dispatch`] (what `baton serve`'s `/api/<name>` route and the
+//! result; from it follow [`Api::dispatch_json`] (what `baton serve`'s `/api/<name>` route and the
 //! desktop app's single Tauri command call), [`COMMAND_NAMES`], and the TypeScript command map
 //! `ui/src/bindings/commands.ts` (written by [`crate::api::bindings`]). Adding a command means
 //! one line here, its method on [`Api`], and its caller in the UI.
@@ -79,12 +79,16 @@ fn parse_args<T: serde::de::DeserializeOwned>(command: &str, args: Value) -> Res
     })
 }
 
-fn to_value<T: serde::Serialize>(v: T) -> Result<Value, ApiError> {
-    serde_json::to_value(v).map_err(|e| ApiError::new(ErrorCode::ApiSerialize, e.to_string()))
-}
-
 fn to_json<T: serde::Serialize>(v: T) -> Result<String, ApiError> {
     serde_json::to_string(&v).map_err(|e| ApiError::new(ErrorCode::ApiSerialize, e.to_string()))
+}
+
+impl Api {
+    /// [`Api::dispatch_json`]'s result as a `Value` (for Rust callers that read it).
+    pub async fn dispatch(self: &Arc<Self>, command: &str, args: Value) -> Result<Value, ApiError> {
+        let json = self.dispatch_json(command, args).await?;
+        serde_json::from_str(&json).map_err(|e| ApiError::new(ErrorCode::ApiSerialize, e.to_string()))
+    }
 }
 
 fn unknown_command(other: &str) -> ApiError {
@@ -100,19 +104,9 @@ macro_rules! commands {
         pub const COMMAND_NAMES: &[&str] = &[$(stringify!($name)),*];
 
         impl Api {
-            /// Runs a command by name with JSON arguments: the one entry point of every host.
-            pub async fn dispatch(self: &Arc<Self>, command: &str, args: Value) -> Result<Value, ApiError> {
-                match command {
-                    $(stringify!($name) => {
-                        let a: $args = parse_args(command, args)?;
-                        to_value(self.$name(a).await?)
-                    })*
-                    other => Err(unknown_command(other)),
-                }
-            }
-
-            /// [`Api::dispatch`] with the result as JSON text, serialized straight from its type:
-            /// what the hosts send (a run's overview of 100,000 steps skips a `Value` tree).
+            /// Runs a command by name with JSON arguments: the one entry point of every host. The
+            /// result is JSON text serialized straight from its type (a run's overview of 100,000
+            /// steps never becomes a `Value` tree).
             pub async fn dispatch_json(self: &Arc<Self>, command: &str, args: Value) -> Result<String, ApiError> {
                 match command {
                     $(stringify!($name) => {

@@ -130,12 +130,10 @@ scenarios:
 export function writeScaleFixtures(dir, { agents = 1000, steps = 100_000, items = 17_000 } = {}) {
   const paths = {
     topology: join(dir, `scale-${agents}.yaml`),
-    longRun: join(dir, "long-run.yaml"),
     pollingRun: join(dir, "polling-run.yaml"),
     wideContext: join(dir, "wide-context.yaml"),
   };
   writeFileSync(paths.topology, scaleTopologyYaml(agents));
-  writeFileSync(paths.longRun, longRunYaml(steps));
   writeFileSync(paths.pollingRun, pollingRunYaml(steps));
   writeFileSync(paths.wideContext, wideContextYaml(items));
   return paths;

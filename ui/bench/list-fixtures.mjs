@@ -102,14 +102,6 @@ export async function runMatrix(backend, file, repeat, batch = 2500) {
   }
 }
 
-/**
- * `longRunYaml(steps)`, its transfers named as the engine names them: an edge's transfer tool is
- * `transfer_to_` + the receiver's name in snake case (Poller B → `transfer_to_poller_b`).
- */
-export function diffRunYaml(steps = 8000) {
-  return longRunYaml(steps).replaceAll("transfer_to_b }", "transfer_to_poller_b }").replaceAll("transfer_to_a }", "transfer_to_poller_a }");
-}
-
 /** The tool result every poll of the diff's run returns (each one an item of the context). */
 export const POLL_RESULT = "Deploy d-42 is still rolling out.";
 
@@ -120,7 +112,7 @@ export function writeListFixtures(dir, { findings = 1000, diffSteps = 8000 } = {
   const diff = join(dir, "lists-diff.yaml");
   writeFileSync(runs, runsTopologyYaml());
   writeFileSync(problems, findingsTopologyYaml(findings));
-  writeFileSync(diff, diffRunYaml(diffSteps));
+  writeFileSync(diff, longRunYaml(diffSteps));
   return { runs, problems, diff };
 }
 
