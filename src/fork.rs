@@ -5,7 +5,7 @@
 //! divergence) and the rest go to the mock, the live providers, or nowhere (`replay`: the run
 //! ends there with that reason).
 
-use crate::context::ItemId;
+use crate::context::{Item, ItemId};
 use crate::engine::replay::{Divergence, NoFallback, Replay};
 use crate::engine::{ContextEdit, RunOptions};
 use crate::providers::{MockModel, ModelSource, SameModel};
@@ -47,6 +47,10 @@ pub struct ForkSpec {
     /// Pinned fact ids to put back into the context at the fork step.
     #[serde(default)]
     pub restore: Vec<String>,
+    /// Item ids of the run to put back into the receiver's context at the fork step (what did
+    /// not cross the transfer there), each where it stood in the sender's context.
+    #[serde(default)]
+    pub put_back: Vec<String>,
     /// A new `guards.max_turns`.
     #[serde(default)]
     #[ts(optional)]
@@ -159,6 +163,32 @@ fn changed_topology(t: &Topology, spec: &ForkSpec) -> Result<(Topology, Vec<Stri
     Ok((out, words, remodelled))
 }
 
+/// The items `spec.put_back` names, and the order they stood in: the sender's context of the
+/// transfer at the fork step (a handoff's step, or the first call after a delegation), else the
+/// context of the step before.
+fn put_back_items(trace: &Trace, spec: &ForkSpec) -> Result<(Vec<Item>, Vec<ItemId>), ForkError> {
+    if spec.put_back.is_empty() {
+        return Ok((vec![], vec![]));
+    }
+    let mut items = vec![];
+    for s in &spec.put_back {
+        let id = s.parse::<ItemId>().map_err(|e| ForkError::Bad(format!("item '{s}': {e}")))?;
+        let it = trace.item(id).ok_or_else(|| {
+            ForkError::Bad(format!("item '{s}' is not in the run (`baton trace show` lists a step's items)"))
+        })?;
+        items.push(it.clone());
+    }
+    let at = spec.at;
+    let order = trace
+        .transfers
+        .iter()
+        .find(|t| t.step == at || (t.kind == crate::topology::EdgeKind::Delegation && t.step + 1 == at))
+        .map(|t| t.sender.clone())
+        .or_else(|| at.checked_sub(1).and_then(|p| trace.steps.get(p as usize)).map(|s| s.context.clone()))
+        .unwrap_or_default();
+    Ok((items, order))
+}
+
 /// Forks `trace` (saved as run `parent`, or "" for a file) as `spec` says. With `Then::Live`
 /// each agent's configured provider (of the changed topology) answers from the divergence on.
 /// Returns the fork's trace (its `fork` set).
@@ -180,6 +210,10 @@ pub async fn fork(
         .collect::<Result<_, _>>()?;
     for d in &drop {
         changes.push(format!("item {} dropped at step {}", &d.to_string()[..8], spec.at));
+    }
+    let (put_back, order) = put_back_items(trace, spec)?;
+    for it in &put_back {
+        changes.push(format!("{} of {} put back at step {}", it.kind.as_str(), it.agent, spec.at));
     }
     let scenario = topology.scenario(Some(&trace.scenario)).or_else(|| topology.scenario(None)).cloned();
     let mock = SameModel(MockModel::new(scenario.clone().unwrap_or_default()));
@@ -203,8 +237,11 @@ pub async fn fork(
     };
     let replay = Replay::new(trace, fallback).forced_before(spec.at).changed(remodelled);
     opts.scenario = scenario.map(|s| s.name);
-    if !drop.is_empty() || !spec.restore.is_empty() {
-        opts.edit = Some(ContextEdit { at: spec.at, drop, restore: spec.restore.clone() });
+    if opts.recorded_tools.is_none() {
+        opts.recorded_tools = Some(std::sync::Arc::new(crate::engine::RecordedTools::of(trace)));
+    }
+    if !drop.is_empty() || !spec.restore.is_empty() || !put_back.is_empty() {
+        opts.edit = Some(ContextEdit { at: spec.at, drop, restore: spec.restore.clone(), put_back, order });
     }
     let mut out = crate::engine::run(&topology, &replay, opts).await?;
     out.fork = Some(ForkInfo {

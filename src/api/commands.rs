@@ -191,6 +191,14 @@ commands! {
     fork_run(super::ForkArgs) -> super::ForkedRun;
     /// What did not reach each transfer's receiver, ranked by evidence that it mattered, and the verdict.
     suspects(RunIdArgs) -> crate::suspects::SuspectReport;
+    /// Starts proving a run's suspects by counterfactual replay (forks with what was lost put back).
+    prove_start(super::ProveArgs) -> super::ProveJob;
+    /// A proof's progress and, once done, the report with every proof (waits up to 20 s for news).
+    prove_status(super::ProveStatusArgs) -> super::ProveState;
+    /// Cancels a proof; what it did not reach is reported "not tested (cancelled)".
+    prove_cancel(super::ProveStatusArgs) -> ();
+    /// Marks a saved run good or bad (or clears the mark: judgement null), with why.
+    mark_run(super::MarkArgs) -> Option<crate::trace::RunMark>;
     /// Every context policy at one handoff of a saved run: what the receiver would get (no model call).
     what_if(TransferArgs) -> crate::whatif::WhatIf;
     /// Steps of the transfers where a pinned fact was lost.

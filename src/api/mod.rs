@@ -36,6 +36,7 @@ pub use runs::{
     StepContextArgs, TransferArgs,
 };
 pub use settings::{Catalog, Choice, DeleteKeyArgs, SetKeyArgs};
+pub use suspecting::{MarkArgs, ProveArgs, ProveJob, ProveState, ProveStatusArgs, prove_trace};
 pub use testing::TestArgs;
 pub use whatif::run_facts;
 
@@ -57,6 +58,7 @@ pub struct Api {
     runs: Mutex<HashMap<String, Arc<LiveRun>>>,
     initial_file: Option<String>,
     capture: tokio::sync::Mutex<Option<capture::Capture>>,
+    proofs: Mutex<HashMap<String, Arc<suspecting::ProofJob>>>,
 }
 
 impl Api {
@@ -73,6 +75,7 @@ impl Api {
             runs: Mutex::new(HashMap::new()),
             initial_file,
             capture: tokio::sync::Mutex::new(None),
+            proofs: Mutex::new(HashMap::new()),
         })
     }
 

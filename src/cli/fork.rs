@@ -29,6 +29,10 @@ pub struct Args {
     /// A pinned fact to put back into the context at the fork step.
     #[arg(long = "restore", value_name = "FACT")]
     restore: Vec<String>,
+    /// An item id of the run to put back into the receiver's context at the fork step (what
+    /// did not cross the transfer there; `baton suspects --format json` lists them).
+    #[arg(long = "put-back", value_name = "ITEM")]
+    put_back: Vec<String>,
     /// Who answers from the first divergence on.
     #[arg(long, value_enum, default_value_t)]
     then: Then,
@@ -41,7 +45,7 @@ pub struct Args {
     db: DbArg,
 }
 
-fn pairs(flag: &str, v: &[String]) -> Result<std::collections::BTreeMap<String, String>, ApiError> {
+pub(super) fn pairs(flag: &str, v: &[String]) -> Result<std::collections::BTreeMap<String, String>, ApiError> {
     v.iter()
         .map(|p| {
             p.split_once('=').map(|(k, v)| (k.trim().to_owned(), v.trim().to_owned())).ok_or_else(|| {
@@ -65,6 +69,7 @@ pub fn run(a: Args) -> Outcome {
         instructions: pairs("instructions", &a.instructions)?,
         drop: a.drop,
         restore: a.restore,
+        put_back: a.put_back,
         max_turns: None,
         then: a.then,
     };

@@ -30,6 +30,24 @@ pub enum Cmd {
         #[command(flatten)]
         db: DbArg,
     },
+    /// Mark a saved run good or bad (what `baton suspects` and the Runs home read).
+    Mark {
+        run: String,
+        /// The run ended well.
+        #[arg(long, conflicts_with_all = ["bad", "clear"])]
+        good: bool,
+        /// The run ended badly.
+        #[arg(long, conflicts_with = "clear")]
+        bad: bool,
+        /// Remove the mark.
+        #[arg(long)]
+        clear: bool,
+        /// Why, in words (kept with the mark).
+        #[arg(long)]
+        why: Option<String>,
+        #[command(flatten)]
+        db: DbArg,
+    },
     /// Delete a saved run.
     Delete {
         run: String,
@@ -54,6 +72,31 @@ pub fn run(c: Cmd) -> Outcome {
             Ok(0)
         }
         Cmd::Show { run, format, db } => super::trace::show(&run, format, &db),
+        Cmd::Mark { run, good, bad, clear, why, db } => {
+            use baton::trace::Judgement;
+            let judgement = match (good, bad, clear) {
+                (true, _, _) => Some(Judgement::Good),
+                (_, true, _) => Some(Judgement::Bad),
+                (_, _, true) => None,
+                _ => {
+                    return Err(baton::error::ApiError::new(
+                        baton::error::ErrorCode::ApiArgs,
+                        "say how the run ended: --good, --bad, or --clear to remove the mark",
+                    ));
+                }
+            };
+            let api = db.api();
+            let m = runtime()?.block_on(api.mark_run(baton::api::MarkArgs { run_id: run.clone(), judgement, why }))?;
+            match m {
+                Some(m) => println!(
+                    "marked run {run} {}{}",
+                    m.judgement.as_str(),
+                    m.why.map(|w| format!(": {w}")).unwrap_or_default()
+                ),
+                None => println!("cleared the mark of run {run}"),
+            }
+            Ok(0)
+        }
         Cmd::Delete { run, db } => {
             let api = db.api();
             runtime()?.block_on(api.delete_run(RunIdArgs { run_id: run.clone() }))?;

@@ -1,10 +1,11 @@
-//! `baton suspects RUN|FILE [--transfer N]`: at each transfer, what did not reach the receiver,
-//! ranked by evidence that it mattered, and the run's verdict.
+//! `baton suspects RUN|FILE [--transfer N] [--prove …]`: at each transfer, what did not reach the
+//! receiver, ranked by evidence that it mattered, each with its proof by counterfactual replay
+//! when asked, and the run's verdict (proven or suspected).
 
 use super::Outcome;
 use super::args::{DbArg, OutFormat, runtime};
 use baton::error::{ApiError, ErrorCode};
-use baton::suspects::{SuspectReport, TransferSuspects, suspects};
+use baton::suspects::{ProofStatus, SuspectReport, TransferSuspects, suspects};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -20,6 +21,25 @@ pub struct Args {
     /// beside the deterministic ranking and never replaces it.
     #[arg(long)]
     judge: Option<String>,
+    /// Prove each suspect: fork at the transfer with what was lost put back and see whether the
+    /// ending changes (the mock answers after the restored point unless --live or --model).
+    #[arg(long)]
+    prove: bool,
+    /// With --prove: the run's own providers answer after the restored point.
+    #[arg(long, requires = "prove")]
+    live: bool,
+    /// With --prove: AGENT=PROVIDER:MODEL[@URL] answers for that agent ('*' for every agent).
+    #[arg(long = "model", value_name = "AGENT=PROVIDER:MODEL", requires = "prove")]
+    models: Vec<String>,
+    /// With --prove and a sampled model: forks per test.
+    #[arg(long, default_value_t = 3, requires = "prove")]
+    samples: u32,
+    /// With --prove: at most this many model calls in all.
+    #[arg(long = "budget-calls", requires = "prove")]
+    budget_calls: Option<u32>,
+    /// With --prove: save the forks that changed the ending, linked to the run.
+    #[arg(long, requires = "prove")]
+    save: bool,
     #[arg(long, value_enum, default_value_t)]
     format: OutFormat,
     #[command(flatten)]
@@ -31,14 +51,28 @@ pub fn run(a: Args) -> Outcome {
     let traces = runtime()?.block_on(api.traces_of(&a.run))?;
     let mut reports = vec![];
     for t in &traces {
-        let mut r = suspects(t);
+        if let Some(n) = a.transfer
+            && n as usize >= t.transfers.len()
+        {
+            return Err(ApiError::new(
+                ErrorCode::ApiArgs,
+                format!("--transfer {n}: the run has {} transfers (numbered from 0)", t.transfers.len()),
+            ));
+        }
+        let mut r = if a.prove {
+            let opts = baton::suspects::ProveOptions {
+                transfer: a.transfer,
+                models: super::fork::pairs("model", &a.models)?,
+                live: a.live,
+                samples: a.samples,
+                budget_calls: a.budget_calls,
+                ..Default::default()
+            };
+            runtime()?.block_on(baton::api::prove_trace(&api, t, &opts, a.save))?
+        } else {
+            suspects(t)
+        };
         if let Some(n) = a.transfer {
-            if n as usize >= t.transfers.len() {
-                return Err(ApiError::new(
-                    ErrorCode::ApiArgs,
-                    format!("--transfer {n}: the run has {} transfers (numbered from 0)", t.transfers.len()),
-                ));
-            }
             r.transfers.retain(|x| x.transfer == n);
         }
         reports.push(r);
@@ -94,19 +128,61 @@ pub fn render_transfer(t: &TransferSuspects, top: usize) -> String {
             s.loss,
             s.text
         ));
+        if let Some(c) = s.class {
+            out.push_str(&format!("       class: {}\n", c.as_str()));
+        }
         for e in &s.evidence {
             out.push_str(&format!("       - {}\n", e.text));
+        }
+        if let Some(p) = &s.proof {
+            out.push_str(&format!("       proof: restoring it {}", p.status.words()));
+            if !p.changed.is_empty() {
+                out.push_str(&format!(": {}", p.changed));
+            }
+            if !p.with.is_empty() {
+                out.push_str(&format!(" (together with {} more item(s))", p.with.len()));
+            }
+            if let Some(f) = &p.fork_run {
+                out.push_str(&format!(" — fork saved as run {f}"));
+            }
+            out.push('\n');
+        }
+    }
+    if let Some(p) = &t.proof {
+        match &p.status {
+            ProofStatus::NotTested { why } => out.push_str(&format!("  proof: not tested ({why})\n")),
+            st => out.push_str(&format!(
+                "  proof: restoring everything lost here {}; {}\n",
+                p.all.words(),
+                if st.changes() {
+                    format!("the smallest set that does: {} item(s)", p.minimal.len())
+                } else {
+                    "no restoration changes the ending".into()
+                }
+            )),
         }
     }
     out
 }
 
 /// The verdict line(s), as `baton run` and `baton trace show` print them.
+fn judged_by(b: baton::suspects::JudgedBy) -> &'static str {
+    use baton::suspects::JudgedBy as J;
+    match b {
+        J::Expect => "the scenario's expect:",
+        J::Mark => "a person's mark",
+        J::Judge => "the judge",
+        J::Signal => "the run's structure",
+        J::Nobody => "nothing",
+    }
+}
+
 pub fn render_verdict(r: &SuspectReport) -> String {
     if r.verdict.bad.is_none() {
         return String::new();
     }
     let mut out = format!("verdict: {}\n", r.verdict.text);
+    out.push_str(&format!("  - ending judged by {}: {}\n", judged_by(r.verdict.ending.by), r.verdict.ending.reason));
     for c in r.verdict.chain.iter().skip(1) {
         out.push_str(&format!("  - {c}\n"));
     }
@@ -129,5 +205,16 @@ fn render(r: &SuspectReport, top: usize, judged: &[baton::judge::JudgeView], jud
         }
     }
     out.push_str(&render_verdict(r));
+    if let Some(c) = &r.cost {
+        out.push_str(&format!(
+            "proof cost: {} fork(s), {} model call(s), {} token(s), {:.1} s; answered by {}; endings compared {}\n",
+            c.forks,
+            c.model_calls,
+            c.tokens,
+            c.ms as f64 / 1000.0,
+            c.answered_by,
+            c.compared
+        ));
+    }
     out
 }

@@ -62,6 +62,48 @@ pub struct RunOptions {
     pub providers: std::collections::BTreeMap<String, String>,
     /// A fork's change to the context at one step (items dropped or restored).
     pub edit: Option<ContextEdit>,
+    /// Tool results of a recording, answered for the same call (agent, tool, arguments) before
+    /// the tool's mock result: a fork of an imported run sees what the real tools returned.
+    pub recorded_tools: Option<std::sync::Arc<RecordedTools>>,
+}
+
+/// A recording's tool results by call: (agent, tool, arguments) → the results in call order.
+#[derive(Debug, Default)]
+pub struct RecordedTools(std::collections::HashMap<(String, String, String), Vec<String>>);
+
+impl RecordedTools {
+    /// Every tool call of `trace` with its result.
+    pub fn of(trace: &Trace) -> RecordedTools {
+        use crate::context::ItemKind;
+        let results: std::collections::HashMap<&str, &str> = trace
+            .items
+            .iter()
+            .filter(|i| i.kind == ItemKind::ToolResult)
+            .filter_map(|i| Some((i.call_id.as_deref()?, i.text.as_str())))
+            .collect();
+        let mut map: std::collections::HashMap<(String, String, String), Vec<String>> = Default::default();
+        for s in &trace.steps {
+            for it in s.output.iter().filter_map(|id| trace.item(*id)).filter(|i| i.kind == ItemKind::ToolCall) {
+                let Some(r) = it.call_id.as_deref().and_then(|c| results.get(c)) else { continue };
+                let key =
+                    (it.agent.clone(), it.name.clone().unwrap_or_default(), normalize_args(it.arguments.as_deref()));
+                map.entry(key).or_default().push((*r).to_owned());
+            }
+        }
+        RecordedTools(map)
+    }
+
+    /// The recorded result of the `nth` (0-based) same call, else the last one recorded.
+    pub fn result(&self, agent: &str, tool: &str, arguments: &str, nth: usize) -> Option<&str> {
+        let v = self.0.get(&(agent.to_owned(), tool.to_owned(), normalize_args(Some(arguments))))?;
+        v.get(nth).or(v.last()).map(String::as_str)
+    }
+}
+
+/// Arguments compared as JSON values (key order and spacing ignored), else as text.
+fn normalize_args(a: Option<&str>) -> String {
+    let a = a.unwrap_or_default();
+    serde_json::from_str::<serde_json::Value>(a).map(|v| v.to_string()).unwrap_or_else(|_| a.trim().to_owned())
 }
 
 /// A change to what the agent acting at step `at` sees: at a transfer, the receiver's history
@@ -74,6 +116,12 @@ pub struct ContextEdit {
     pub drop: Vec<crate::context::ItemId>,
     /// Pinned facts put back, as their own items (at the end of the history).
     pub restore: Vec<String>,
+    /// Items of the recording put back (what did not cross a transfer), each where it stood
+    /// in `order` relative to the items the history kept: after the nearest earlier item of
+    /// `order` that is present, else at the start (before a delegation's task).
+    pub put_back: Vec<crate::context::Item>,
+    /// The sender's context at the transfer, in order (where `put_back` items stood).
+    pub order: Vec<crate::context::ItemId>,
 }
 
 /// Runs a topology's scenario with the given models.

@@ -38,6 +38,8 @@ pub struct Runner<'t> {
     /// Claims checked and rejected so far, per verified edge.
     verifications: HashMap<String, u32>,
     rejections: HashMap<String, u32>,
+    /// How many times each (agent, tool, arguments) was called, for recorded tool results.
+    tool_calls: HashMap<(String, String, String), usize>,
 }
 
 /// One `Runner.run`: the top-level run or a nested delegation.
@@ -93,6 +95,7 @@ impl<'t> Runner<'t> {
             t0: std::time::Instant::now(),
             verifications: HashMap::new(),
             rejections: HashMap::new(),
+            tool_calls: HashMap::new(),
         }
     }
 
@@ -148,6 +151,7 @@ impl<'t> Runner<'t> {
         let Some(edit) = due.then(|| self.opts.edit.take()).flatten() else { return };
         hist.items.retain(|id| !edit.drop.contains(id));
         hist.input_len = hist.input_len.min(hist.items.len());
+        self.put_back(hist, &edit);
         for fact in &edit.restore {
             let Some(f) = self.topo.facts.iter().find(|f| &f.id == fact).cloned() else { continue };
             let holder = f.holders.first().cloned().unwrap_or_default();
@@ -158,6 +162,76 @@ impl<'t> Runner<'t> {
             );
             hist.push(id);
         }
+    }
+
+    /// A tool's answer: the recording's result of the same call when a fork replays one, else
+    /// the tool's mock result.
+    fn tool_result(&mut self, owner: &str, call: ItemId, name: &str) -> String {
+        if let Some(rec) = self.opts.recorded_tools.clone() {
+            let args = self.store.get(call).arguments.clone().unwrap_or_default();
+            let key = (owner.to_owned(), name.to_owned(), args.clone());
+            let nth = self.tool_calls.entry(key).or_default();
+            *nth += 1;
+            if let Some(r) = rec.result(owner, name, &args, *nth - 1) {
+                return r.to_owned();
+            }
+        }
+        self.topo
+            .agent(owner)
+            .and_then(|a| a.tools.iter().find(|t| t.name == name))
+            .map(|t| t.mock_result.clone())
+            .unwrap_or_default()
+    }
+
+    /// Puts a fork's restored items back into `hist`, each after the nearest item that stood
+    /// before it in the sender's context and is still there (else at the start). One pass over
+    /// the sender's order and one over the history.
+    fn put_back(&mut self, hist: &mut History, edit: &super::ContextEdit) {
+        use std::collections::{HashMap, HashSet};
+        let present: HashSet<ItemId> = hist.items.iter().copied().collect();
+        let wanted: HashMap<ItemId, &Item> =
+            edit.put_back.iter().filter(|i| !present.contains(&i.id)).map(|i| (i.id, i)).collect();
+        // Anchor → the restored items that follow it (None: the start), in the sender's order;
+        // items missing from the order come last.
+        let mut after: HashMap<Option<ItemId>, Vec<ItemId>> = HashMap::new();
+        let mut anchor = None;
+        let mut placed = HashSet::new();
+        for id in &edit.order {
+            if wanted.contains_key(id) && placed.insert(*id) {
+                after.entry(anchor).or_default().push(*id);
+            } else if present.contains(id) {
+                anchor = Some(*id);
+            }
+        }
+        let tail: Vec<ItemId> =
+            edit.put_back.iter().map(|i| i.id).filter(|id| wanted.contains_key(id) && !placed.contains(id)).collect();
+        for item in edit.put_back.iter().filter(|i| wanted.contains_key(&i.id)) {
+            if self.store.try_get(item.id).is_none() {
+                let item = item.clone();
+                if self.opts.sink.is_some() {
+                    let copy = item.clone();
+                    self.emit(|| RunEvent::Item(copy));
+                }
+                self.store.add(item);
+            }
+        }
+        let mut items = Vec::with_capacity(hist.items.len() + wanted.len());
+        let mut input_len = hist.input_len;
+        let head = after.remove(&None).unwrap_or_default();
+        input_len += head.len();
+        items.extend(head);
+        for (i, id) in hist.items.iter().enumerate() {
+            items.push(*id);
+            if let Some(more) = after.remove(&Some(*id)) {
+                if i < hist.input_len {
+                    input_len += more.len();
+                }
+                items.extend(more);
+            }
+        }
+        items.extend(tail);
+        hist.items = items;
+        hist.input_len = input_len.min(hist.items.len());
     }
 
     fn elapsed_us(&self) -> i64 {
@@ -260,6 +334,7 @@ impl<'t> Runner<'t> {
             items: self.store,
             source: None,
             fork: None,
+            mark: None,
         }
     }
 
@@ -486,12 +561,7 @@ impl<'t> Runner<'t> {
                     };
                     match spec.kind {
                         ToolKind::Tool => {
-                            let text = self
-                                .topo
-                                .agent(&owner)
-                                .and_then(|a| a.tools.iter().find(|t| &t.name == name))
-                                .map(|t| t.mock_result.clone())
-                                .unwrap_or_default();
+                            let text = self.tool_result(&owner, *call, name);
                             let id = self.add(
                                 ItemKind::ToolResult,
                                 &owner,

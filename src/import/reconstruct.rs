@@ -781,6 +781,7 @@ pub fn reconstruct(run: &RecordedRun, format: &str, file: &str, overlay: Option<
         items: b.store,
         source: Some(source),
         fork: None,
+        mark: None,
     };
     (trace, topology)
 }

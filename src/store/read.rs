@@ -58,6 +58,10 @@ pub struct RunSummary {
     #[serde(default)]
     #[ts(optional = nullable)]
     pub fork: Option<crate::fork::ForkInfo>,
+    /// A person's mark: good or bad, and why.
+    #[serde(default)]
+    #[ts(optional = nullable)]
+    pub mark: Option<crate::trace::RunMark>,
 }
 
 /// A run's timeline without contexts: what the debugger loads when it opens a run.
@@ -159,11 +163,12 @@ pub(super) fn summary(row: &AnyRow) -> Result<RunSummary, StoreError> {
         parent: row.try_get("parent_run")?,
         forked_at: row.try_get::<Option<i64>, _>("fork_step")?.map(|n| n as u32),
         fork: row.try_get::<Option<String>, _>("fork")?.and_then(|f| serde_json::from_str(&f).ok()),
+        mark: row.try_get::<Option<String>, _>("mark")?.and_then(|m| serde_json::from_str(&m).ok()),
     })
 }
 
 pub(super) const RUN_COLUMNS: &str = "id, topology, scenario, started_at, ended_at, status, reason, owner, final_output, guard, \
-     input_tokens, output_tokens, step_count, transfer_count, lost_facts, providers, source, parent_run, fork_step, fork";
+     input_tokens, output_tokens, step_count, transfer_count, lost_facts, providers, source, parent_run, fork_step, fork, mark";
 
 fn ids(bytes: Vec<u8>) -> Result<Vec<ItemId>, StoreError> {
     decode_ids(&bytes)
@@ -685,6 +690,7 @@ impl Reader<'_> {
             usage: Usage { input_tokens: s.input_tokens, output_tokens: s.output_tokens },
             items,
             source: s.source,
+            mark: s.mark,
             fork: sqlx::query_scalar::<_, Option<String>>("SELECT fork FROM runs WHERE id = $1")
                 .bind(run.to_owned())
                 .fetch_one(&mut *self.c)

@@ -48,6 +48,10 @@ pub struct RunQuery {
     #[serde(default)]
     #[ts(optional)]
     pub lost: Option<bool>,
+    /// Runs a person marked good or bad (`unmarked` is not a judgement: leave it out for all).
+    #[serde(default)]
+    #[ts(optional)]
+    pub judgement: Option<crate::trace::Judgement>,
     /// Started at or after this RFC 3339 time (a date `2026-12-01` works too).
     #[serde(default)]
     #[ts(optional)]
@@ -126,6 +130,9 @@ impl Reader<'_> {
             Some(true) => conds.push("lost_facts > 0".into()),
             Some(false) => conds.push("lost_facts = 0".into()),
             None => {}
+        }
+        if let Some(j) = q.judgement {
+            bind(&mut conds, "judgement = ?", j.as_str().to_owned());
         }
         if let Some(t) = q.since.as_deref().filter(|t| !t.trim().is_empty()) {
             bind(&mut conds, "started_at >= ?", t.trim().to_owned());

@@ -154,7 +154,25 @@ impl Store {
                 .await
                 .map_err(|e| self.locate(e.into()))?;
         }
+        if let Some(m) = &trace.mark {
+            self.set_mark(&run_id, Some(m)).await?;
+        }
         Ok(run_id)
+    }
+
+    /// Sets (or with None clears) a person's mark on a run.
+    pub async fn set_mark(&self, run_id: &str, mark: Option<&crate::trace::RunMark>) -> Result<(), StoreError> {
+        let r = sqlx::query("UPDATE runs SET mark = $1, judgement = $2 WHERE id = $3")
+            .bind(mark.map(|m| serde_json::to_string(m).expect("serializes")))
+            .bind(mark.map(|m| m.judgement.as_str().to_owned()))
+            .bind(run_id.to_owned())
+            .execute(self.pool())
+            .await
+            .map_err(|e| self.locate(e.into()))?;
+        if r.rows_affected() == 0 {
+            return Err(StoreError::NoRun(run_id.to_owned()));
+        }
+        Ok(())
     }
 }
 

@@ -253,6 +253,45 @@ pub struct Trace {
     /// For a fork: its parent run, the step it forked at, what changed and where it diverged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fork: Option<crate::fork::ForkInfo>,
+    /// How a person judged the run's ending (`baton runs mark`, the debugger's Good/Bad).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mark: Option<RunMark>,
+}
+
+/// A judgement of how a run ended: good or bad.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Judgement {
+    Good,
+    Bad,
+}
+
+impl Judgement {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Judgement::Good => "good",
+            Judgement::Bad => "bad",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Judgement> {
+        match s {
+            "good" => Some(Judgement::Good),
+            "bad" => Some(Judgement::Bad),
+            _ => None,
+        }
+    }
+}
+
+/// A person's mark on a run: good or bad, why, and when it was set.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
+pub struct RunMark {
+    pub judgement: Judgement,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub why: Option<String>,
+    /// RFC 3339.
+    pub at: String,
 }
 
 impl Trace {

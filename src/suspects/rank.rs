@@ -1,0 +1,407 @@
+//! The ranking before any proof: at one transfer, each item that did not reach the receiver is
+//! weighed by what the run itself shows, never by a domain vocabulary. What the receiver does
+//! afterwards touches what the item speaks about (shared identifiers, numbers, names and rare
+//! words, more when the receiver was never told them); the item's role (what the user stated, the
+//! result of a check the receiver never repeats or cannot run); its qualifiers (negation,
+//! condition, obligation, limit: grammar) when nothing that crossed keeps them; a claim handed
+//! over about the same subject without them. Each suspect names its handoff error class.
+
+use super::text::{Qualifier, Rarity, TermKind, qualifiers, terms};
+use super::{ErrorClass, Evidence, EvidenceKind, Loss, Suspect, TransferSuspects};
+use crate::context::{Item, ItemId, ItemKind};
+use crate::topology::EdgeKind;
+use crate::trace::{StepKind, Trace, Transfer};
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+type Terms = HashMap<String, TermKind>;
+
+/// What the whole run's items say, read once for every transfer.
+pub struct RunText<'a> {
+    trace: &'a Trace,
+    terms: HashMap<ItemId, Terms>,
+    rarity: Rarity,
+    /// The tool call of each call id (to name the tool a result came from).
+    calls: HashMap<&'a str, &'a Item>,
+}
+
+impl<'a> RunText<'a> {
+    pub fn new(trace: &'a Trace) -> RunText<'a> {
+        let mut rarity = Rarity::default();
+        let mut all = HashMap::new();
+        let mut calls = HashMap::new();
+        for it in trace.items.iter() {
+            let t = terms(&it.searchable());
+            rarity.add(&t);
+            all.insert(it.id, t);
+            if it.kind.is_call()
+                && let Some(c) = it.call_id.as_deref()
+            {
+                calls.insert(c, it);
+            }
+        }
+        RunText { trace, terms: all, rarity, calls }
+    }
+
+    fn terms(&self, id: ItemId) -> &Terms {
+        static EMPTY: std::sync::LazyLock<Terms> = std::sync::LazyLock::new(HashMap::new);
+        self.terms.get(&id).unwrap_or(&EMPTY)
+    }
+
+    fn weight(&self, term: &str, kind: TermKind) -> f32 {
+        kind.weight() * self.rarity.of(term)
+    }
+
+    /// The tool whose call this result answers.
+    fn tool_of(&self, it: &Item) -> Option<&'a str> {
+        self.calls.get(it.call_id.as_deref()?).and_then(|c| c.name.as_deref())
+    }
+}
+
+/// What the receiver itself did and saw after the transfer, until it handed the conversation
+/// on or its delegation returned: the items its own steps made, with the step of each.
+struct Afterwards<'a> {
+    items: Vec<(u32, &'a Item)>,
+    /// Tools it called.
+    tools: HashSet<&'a str>,
+}
+
+fn afterwards<'a>(trace: &'a Trace, tr: &Transfer) -> Afterwards<'a> {
+    let depth = trace.steps.get(tr.step as usize).map(|s| s.depth).unwrap_or(0);
+    let mut items = vec![];
+    let mut tools = HashSet::new();
+    for s in trace.steps.iter().skip(tr.step as usize + 1) {
+        if s.depth < depth {
+            break;
+        }
+        if s.depth > depth || s.agent != tr.to {
+            continue;
+        }
+        for it in s.output.iter().filter_map(|id| trace.item(*id)) {
+            if it.kind == ItemKind::ToolCall
+                && let Some(n) = it.name.as_deref()
+            {
+                tools.insert(n);
+            }
+            items.push((s.index, it));
+        }
+        let handed_on = s.kind == StepKind::Handoff
+            && s.transfer.and_then(|t| trace.transfers.get(t as usize)).is_some_and(|t| t.from == tr.to);
+        if handed_on {
+            break;
+        }
+    }
+    Afterwards { items, tools }
+}
+
+fn describe(it: &Item) -> String {
+    match it.kind {
+        ItemKind::ToolResult => "a tool result".into(),
+        ItemKind::ToolCall | ItemKind::TransferCall => format!("a call of {}", it.name.as_deref().unwrap_or("a tool")),
+        ItemKind::AssistantMessage => format!("{}'s answer", it.agent),
+        ItemKind::TransferOutput => "a delegation's result".into(),
+        k => k.as_str().into(),
+    }
+}
+
+fn clip(s: &str, n: usize) -> String {
+    let t: String = s.chars().take(n).collect();
+    if t.len() < s.len() { format!("{t}…") } else { t }
+}
+
+/// What crossed to the receiver: its items' terms, and per qualifier the terms of the items that
+/// carry it.
+struct Crossed {
+    terms: Terms,
+    qualified: Vec<(BTreeSet<Qualifier>, Terms)>,
+    /// What the sender handed over itself (fields, a summary, a task, the transfer call's
+    /// arguments): the receiver's items not in the sender's context.
+    handed: Terms,
+}
+
+fn crossed(run: &RunText<'_>, tr: &Transfer) -> Crossed {
+    let sender: HashSet<ItemId> = tr.sender.iter().copied().collect();
+    let mut all = Terms::new();
+    let mut qualified = vec![];
+    let mut handed = Terms::new();
+    for id in &tr.receiver {
+        let Some(it) = run.trace.item(*id) else { continue };
+        // The receiver's own instructions and facts are not what crossed.
+        if it.kind.is_own() && it.agent == tr.to {
+            continue;
+        }
+        let t = run.terms(*id);
+        all.extend(t.iter().map(|(k, v)| (k.clone(), *v)));
+        let q = qualifiers(&it.searchable());
+        if !q.is_empty() {
+            qualified.push((q, t.clone()));
+        }
+        if !sender.contains(id) {
+            handed.extend(t.iter().map(|(k, v)| (k.clone(), *v)));
+        }
+    }
+    // The transfer call's arguments (a handoff's input, a delegation's task).
+    if let Some(call) =
+        tr.sender.iter().rev().filter_map(|id| run.trace.item(*id)).find(|i| i.kind == ItemKind::TransferCall)
+    {
+        handed.extend(run.terms(call.id).iter().map(|(k, v)| (k.clone(), *v)));
+    }
+    Crossed { terms: all, qualified, handed }
+}
+
+/// The parts of a score, in words.
+struct Found {
+    ev: Vec<Evidence>,
+    class: Option<ErrorClass>,
+}
+
+impl Found {
+    fn add(&mut self, kind: EvidenceKind, weight: f32, text: String) {
+        self.ev.push(Evidence { kind, text, weight: (weight * 100.0).round() / 100.0 });
+    }
+}
+
+struct Cx<'a, 'b> {
+    run: &'b RunText<'a>,
+    tr: &'b Transfer,
+    crossed: &'b Crossed,
+    after: &'b Afterwards<'a>,
+    receiver_tools: HashSet<String>,
+}
+
+fn score_item(
+    cx: &Cx<'_, '_>,
+    it: &Item,
+    loss: Loss,
+    transformed_as: Option<&Item>,
+    position: usize,
+) -> Option<Suspect> {
+    let tr = cx.tr;
+    let t = cx.run.terms(it.id);
+    let mut f = Found { ev: vec![], class: None };
+    // 1. The receiver later acts on what the item speaks about.
+    let mut novel: Vec<(f32, String, u32, String)> = vec![];
+    let mut known = 0.0f32;
+    let mut seen = HashSet::new();
+    for (step, later) in &cx.after.items {
+        for (term, kind) in cx.run.terms(later.id) {
+            if !t.contains_key(term) || !seen.insert(term.clone()) {
+                continue;
+            }
+            let w = cx.run.weight(term, *kind);
+            if cx.crossed.terms.contains_key(term) {
+                known += w;
+            } else {
+                novel.push((w, term.clone(), *step, describe(later)));
+            }
+        }
+    }
+    novel.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.2.cmp(&b.2)));
+    let novel_w: f32 = novel.iter().map(|n| n.0).sum();
+    if novel_w >= 0.8 {
+        let text = it.searchable();
+        let shown = novel
+            .iter()
+            .take(3)
+            .map(|(_, t, s, d)| format!("{} (step {s}, {d})", super::text::surface(&text, t).unwrap_or(t)))
+            .collect::<Vec<_>>()
+            .join(", ");
+        f.add(
+            EvidenceKind::Reappears,
+            (novel_w * 0.9).min(3.5),
+            format!("{} meets again what it was not told: {shown}", tr.to),
+        );
+    }
+    if known >= 1.0 {
+        f.add(
+            EvidenceKind::Touches,
+            (known * 0.3).min(1.5),
+            format!("{} later acts on the subject this item speaks about", tr.to),
+        );
+    }
+    // 2. Qualifiers nothing that crossed keeps about the same subject.
+    let q = qualifiers(&it.searchable());
+    let salient = t.values().any(|k| *k != TermKind::Word) || t.len() >= 2;
+    let lost_q: Vec<Qualifier> = q
+        .iter()
+        .copied()
+        .filter(|qq| {
+            !cx.crossed.qualified.iter().any(|(cq, ct)| cq.contains(qq) && ct.keys().any(|k| t.contains_key(k)))
+        })
+        .filter(|_| salient)
+        .collect();
+    if let Some(r) = transformed_as {
+        let rq = qualifiers(&r.searchable());
+        let kept: Vec<Qualifier> = lost_q.iter().copied().filter(|x| rq.contains(x)).collect();
+        if kept.len() == lost_q.len() && !lost_q.is_empty() {
+            // The transformed form kept them.
+            return None;
+        }
+    }
+    if !lost_q.is_empty() {
+        let words = lost_q.iter().map(|x| x.as_str()).collect::<Vec<_>>().join(", ");
+        f.add(
+            EvidenceKind::Constraint,
+            1.5 + 0.5 * (lost_q.len() as f32 - 1.0).min(2.0),
+            format!("states {words} that nothing {} received keeps", tr.to),
+        );
+        // 3. A claim handed over about the same subject, without that qualification.
+        let subject: Vec<&String> = cx.crossed.handed.keys().filter(|k| t.contains_key(*k)).collect();
+        if !subject.is_empty() {
+            f.add(
+                EvidenceKind::Claim,
+                2.0,
+                format!(
+                    "{} handed over {} about the same subject without it",
+                    tr.from,
+                    subject
+                        .iter()
+                        .take(3)
+                        .map(|s| format!("'{}'", super::text::surface(&it.searchable(), s).unwrap_or(s)))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            );
+            f.class = Some(ErrorClass::SignalCorruption);
+        }
+    }
+    // 4. The item's role.
+    match it.kind {
+        ItemKind::UserMessage if it.agent == "user" || it.agent.is_empty() => {
+            let stated = !q.is_empty() || t.values().any(|k| matches!(k, TermKind::Number | TermKind::Ident));
+            f.add(
+                EvidenceKind::UserStated,
+                if stated { 1.6 } else { 1.0 },
+                format!("the user said it, and {} no longer sees it", tr.to),
+            );
+        }
+        ItemKind::ToolResult => {
+            if let Some(tool) = cx.run.tool_of(it).filter(|tool| !cx.after.tools.contains(tool)) {
+                if !cx.receiver_tools.contains(tool) {
+                    f.add(
+                        EvidenceKind::Unrepeatable,
+                        1.2,
+                        format!("the result of {tool}, which {} cannot run (it has no such tool)", tr.to),
+                    );
+                    f.class.get_or_insert(ErrorClass::CapabilityGap);
+                } else {
+                    f.add(
+                        EvidenceKind::Unrepeatable,
+                        0.8,
+                        format!("the result of {tool}, which {} never runs again", tr.to),
+                    );
+                }
+            }
+        }
+        ItemKind::PinnedFact => {
+            f.add(EvidenceKind::Pinned, 1.0, format!("a fact pinned for {}, which {} does not hold", it.agent, tr.to));
+        }
+        _ => {}
+    }
+    if let Some(r) = transformed_as
+        && f.ev.iter().any(|e| matches!(e.kind, EvidenceKind::Constraint | EvidenceKind::Reappears))
+    {
+        f.add(EvidenceKind::Transformed, 0.5, format!("crossed only as \"{}\"", clip(&r.searchable(), 80)));
+        f.class.get_or_insert(ErrorClass::SignalCorruption);
+    }
+    // Only evidence that the item mattered makes a suspect: a role alone does not.
+    if !f.ev.iter().any(|e| {
+        matches!(
+            e.kind,
+            EvidenceKind::Reappears | EvidenceKind::Touches | EvidenceKind::Constraint | EvidenceKind::Pinned
+        )
+    }) && f.ev.iter().map(|e| e.weight).sum::<f32>() < 1.5
+    {
+        return None;
+    }
+    let mut score: f32 = f.ev.iter().map(|e| e.weight).sum();
+    // What it says crossed in another form: most of its weighed terms are in what the receiver got.
+    let total: f32 = t.iter().map(|(k, v)| cx.run.weight(k, *v)).sum();
+    let covered: f32 =
+        t.iter().filter(|(k, _)| cx.crossed.terms.contains_key(*k)).map(|(k, v)| cx.run.weight(k, *v)).sum();
+    if total > 0.0 && covered / total >= 0.8 && lost_q.is_empty() {
+        score *= 0.4;
+        f.add(EvidenceKind::Covered, 0.0, format!("{} received what it says in another form", tr.to));
+    }
+    if it.kind == ItemKind::Instructions {
+        score *= 0.75;
+    }
+    if f.class.is_none() {
+        f.class = Some(if novel_w >= 0.8 { ErrorClass::ReferentialDrift } else { ErrorClass::DataGap });
+    }
+    let score = (score * 100.0).round() / 100.0;
+    Some(Suspect {
+        item: it.id,
+        agent: it.agent.clone(),
+        kind: it.kind,
+        text: clip(&it.searchable(), 240),
+        loss,
+        score,
+        confidence: super::confidence(score),
+        evidence: f.ev,
+        class: f.class,
+        position: position as u32,
+        proof: None,
+    })
+}
+
+/// The suspects of one transfer, best first (ties: the later item in the sender's context).
+pub fn transfer_suspects_in(run: &RunText<'_>, index: u32) -> Option<TransferSuspects> {
+    let trace = run.trace;
+    let tr = trace.transfers.get(index as usize)?;
+    let crossed = crossed(run, tr);
+    let after = afterwards(trace, tr);
+    let receiver_tools = trace
+        .definition
+        .as_ref()
+        .and_then(|t| t.agent(&tr.to))
+        .map(|a| a.tools.iter().map(|t| t.name.clone()).collect())
+        .unwrap_or_else(|| after.tools.iter().map(|t| t.to_string()).collect());
+    let cx = Cx { run, tr, crossed: &crossed, after: &after, receiver_tools };
+    let receiver: HashSet<ItemId> = tr.receiver.iter().copied().collect();
+    let position: HashMap<ItemId, usize> = tr.sender.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+    let mut out = vec![];
+    let mut seen = HashSet::new();
+    let delegation = tr.kind == EdgeKind::Delegation;
+    for r in tr.transformed.iter().filter_map(|id| trace.item(*id)) {
+        for src in r.derived_from.iter().filter(|s| position.contains_key(s) && !receiver.contains(s)) {
+            if let Some(it) = trace.item(*src)
+                && seen.insert(it.id)
+                && candidate(it, tr)
+                && let Some(s) = score_item(&cx, it, Loss::Transformed, Some(r), position[src])
+            {
+                out.push(s);
+            }
+        }
+    }
+    for (pos, id) in tr.sender.iter().enumerate().filter(|(_, id)| !receiver.contains(id)) {
+        let Some(it) = trace.item(*id) else { continue };
+        if !seen.insert(it.id) || !candidate(it, tr) {
+            continue;
+        }
+        let loss = if delegation { Loss::Withheld } else { Loss::Dropped };
+        if let Some(s) = score_item(&cx, it, loss, None, pos) {
+            out.push(s);
+        }
+    }
+    out.sort_by(|a, b| b.score.total_cmp(&a.score).then(b.position.cmp(&a.position)));
+    Some(TransferSuspects {
+        transfer: index,
+        step: tr.step,
+        kind: tr.kind,
+        from: tr.from.clone(),
+        to: tr.to.clone(),
+        suspects: out,
+        proof: None,
+    })
+}
+
+/// Items that can be a suspect: anything the sender saw but the transfer's own plumbing.
+pub fn candidate(it: &Item, _tr: &Transfer) -> bool {
+    !matches!(it.kind, ItemKind::TransferCall | ItemKind::TransferOutput)
+}
+
+/// Items a proof may put back: suspects, except the sender's instructions to itself, which
+/// never cross by design (pin what they say as a fact instead).
+pub fn restorable(it: &Item, tr: &Transfer) -> bool {
+    candidate(it, tr) && !(it.kind == ItemKind::Instructions && it.agent == tr.from)
+}
