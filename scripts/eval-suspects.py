@@ -19,6 +19,8 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SUITE = os.path.join(ROOT, "tests", "data", "suspects")
+# The held-out suite, written by someone who never read the algorithm (issue #28).
+UNSEEN = os.path.join(ROOT, "tests", "data", "suspects-unseen")
 WHO_AND_WHEN = "/work/shared/realtraces/who-and-when"
 # The figures quoted in issue #19 for the best published method (all-at-once, GPT-4o).
 PUBLISHED = {"agent": 53.5, "step": 14.2}
@@ -35,9 +37,9 @@ def baton(binary, *args, timeout=120):
 
 def load_truth(readme):
     text = open(readme, encoding="utf-8").read()
-    m = re.search(r"<!-- truth -->\s*```json\s*(.*?)```", text, re.S)
+    m = re.search(r"<!-- truth -->\s*```json\s*(.*?)```", text, re.S) or re.search(r"```json\s*(\[.*?)```", text, re.S)
     if not m:
-        sys.exit(f"{readme}: no ```json block after <!-- truth -->")
+        sys.exit(f"{readme}: no ```json block of ground truth")
     return json.loads(m.group(1))
 
 
@@ -68,10 +70,11 @@ def good_end(trace, good):
 # The suite
 
 
-def eval_scenario(binary, t, tmp, counterfactual):
-    path = os.path.join(SUITE, t["file"])
+def eval_scenario(binary, suite, t, tmp, counterfactual, prove=None):
+    path = os.path.join(suite, t["file"])
     row = {"file": t["file"], "domain": t["domain"], "kind": t["kind"], "wording": t.get("wording"),
-           "truth_transfer": t.get("transfer"), "problems": []}
+           "truth_transfer": t.get("transfer"), "problems": [], "has_expect": t.get("has_expect", False),
+           "lost_kind": t.get("lost_kind") or t.get("item")}
     rc, out, _ = baton(binary, "lint", path, "--format", "json")
     try:
         findings = json.loads(out).get("findings", [])
@@ -87,10 +90,22 @@ def eval_scenario(binary, t, tmp, counterfactual):
     open(tpath, "w").write(out)
     items = items_of(trace)
     row["outcome"] = trace["outcome"]["status"]
-    rc, out, err = baton(binary, "suspects", tpath, "--format", "json")
-    report = json.loads(out)[0]
+    args = ["suspects", tpath, "--format", "json"]
+    if prove is not None:
+        args += ["--prove", *prove]
+    started = time.time()
+    rc, out, err = baton(binary, *args, timeout=1800)
+    row["suspects_seconds"] = round(time.time() - started, 3)
+    try:
+        report = json.loads(out)[0]
+    except (ValueError, IndexError):
+        row["problems"].append(f"baton suspects failed (exit {rc}): {err.strip()[:200]}")
+        return row
+    row["cost"] = report.get("cost")
     verdict = report["verdict"]
     row["verdict_bad"] = verdict.get("bad") is not None
+    row["verdict_basis"] = verdict.get("basis")
+    row["judged_by"] = (verdict.get("ending") or {}).get("by")
     row["verdict_transfer"] = verdict.get("transfer")
     row["verdict_text"] = verdict.get("text")
     transfers = trace.get("transfers", [])
@@ -98,7 +113,7 @@ def eval_scenario(binary, t, tmp, counterfactual):
     # Checks of the ground truth itself (the design), not of the algorithm.
     good = t.get("good_final")
     ended_well = good_end(trace, good) if good else None
-    if t["kind"] == "control" and not ended_well:
+    if t["kind"] == "control" and ended_well is False:
         row["problems"].append("control did not reach its good final answer")
     if t["kind"] == "lossy" and ended_well:
         row["problems"].append("lossy scenario reached the good final answer")
@@ -153,6 +168,14 @@ def eval_scenario(binary, t, tmp, counterfactual):
                      and (items.get(i) or {}).get("kind") not in ("transfer_call", "transfer_output")]
             row["candidates"] = len(cands)
             row["suspects_listed"] = len(by_index.get(idx, {}).get("suspects", []))
+        # With proofs: the best-ranked suspect there whose restoration changed the ending (or the
+        # transfer's minimal set), and whether it is the lost item.
+        if idx is not None and idx in by_index:
+            ts = by_index[idx]
+            proven = [s for s in ts["suspects"] if (s.get("proof") or {}).get("status") == "changes"]
+            row["proven_first"] = bool(proven) and norm(t["lost"]) in norm(item_text(items.get(proven[0]["item"])) or proven[0]["text"])
+            tp = ts.get("proof") or {}
+            row["proven_in_minimal"] = any(norm(t["lost"]) in norm(item_text(items.get(i))) for i in tp.get("minimal") or [])
         row["rank"] = rank
         row["rank_confidence"] = conf
         row["top1"] = rank == 1
@@ -189,6 +212,14 @@ def suite_totals(rows):
         "chance_top1": round(sum(1.0 / r["candidates"] for r in lossy if r.get("candidates")), 2),
         "chance_top3": round(sum(min(1.0, 3.0 / r["candidates"]) for r in lossy if r.get("candidates")), 2),
         "bad_detected": sum(r.get("verdict_bad", False) for r in lossy),
+        "with_oracle": sum(1 for r in lossy if r.get("has_expect")),
+        "bad_detected_with_oracle": sum(r.get("verdict_bad", False) for r in lossy if r.get("has_expect")),
+        "proven_first": sum(r.get("proven_first", False) for r in lossy),
+        "proven_in_minimal": sum(r.get("proven_in_minimal", False) for r in lossy),
+        "verdict_proven": sum(r.get("verdict_basis") == "proven" for r in lossy),
+        "seconds": round(sum(r.get("suspects_seconds", 0) for r in rows), 2),
+        "forks": sum((r.get("cost") or {}).get("forks", 0) for r in rows),
+        "model_calls": sum((r.get("cost") or {}).get("model_calls", 0) for r in rows),
         "verdict_right_transfer": sum(r.get("verdict_right_transfer", False) for r in lossy),
         "verdict_right_item": sum(r.get("verdict_right_item", False) for r in lossy),
         "controls": len(ctl),
@@ -208,8 +239,8 @@ def suite_totals(rows):
     return tot
 
 
-def print_suite(rows, tot):
-    print("Suite: tests/data/suspects (ground truth: its README)\n")
+def print_suite(rows, tot, name="tests/data/suspects"):
+    print(f"Suite: {name} (ground truth: its README)\n")
     h = f"{'scenario':38} {'kind':7} {'word':8} {'T':>2} {'rank':>4} {'of':>5} {'conf':6} {'bad':4} {'verdict':9} {'med+':>4}  notes"
     print(h)
     print("-" * len(h))
@@ -247,6 +278,12 @@ def print_suite(rows, tot):
     for w in ("listed", "unlisted"):
         k = tot[f"{w}_n"]
         print(f"    wording {w:8}: top-1 {tot[w + '_top1']}/{k}, top-3 {tot[w + '_top3']}/{k}, verdict right {tot[w + '_verdict_right_transfer']}/{k}")
+    if tot["with_oracle"]:
+        print(f"  bad ending recognised where expect: exists {tot['bad_detected_with_oracle']}/{tot['with_oracle']}")
+    if tot["forks"]:
+        print(f"  proof: the first proven suspect at the lossy transfer is the lost item {tot['proven_first']}/{n} ({pct(tot['proven_first'], n)});"
+              f" the lost item is in that transfer's minimal set {tot['proven_in_minimal']}/{n}; verdict proven {tot['verdict_proven']}/{n}")
+        print(f"  proof cost over the suite: {tot['forks']} forks, {tot['model_calls']} model calls, {tot['seconds']} s of `baton suspects`")
     print(f"  run judged bad {tot['bad_detected']}/{n}; verdict names the right transfer {tot['verdict_right_transfer']}/{n} ({pct(tot['verdict_right_transfer'], n)}), the right item {tot['verdict_right_item']}/{n}")
     c = tot["controls"]
     per = tot["control_false_suspects"] / tot["control_transfers"] if tot["control_transfers"] else 0.0
@@ -407,10 +444,10 @@ def provenance(binary):
     def git(*args):
         p = subprocess.run(["git", "-C", ROOT, *args], capture_output=True, text=True)
         return p.stdout.strip() if p.returncode == 0 else None
-    dirty = subprocess.run(["git", "-C", ROOT, "diff", "--quiet", "HEAD", "--", "src/suspects.rs"]).returncode != 0
+    dirty = subprocess.run(["git", "-C", ROOT, "diff", "--quiet", "HEAD", "--", "src/suspects"]).returncode != 0
     st = os.stat(binary)
     return {"baton": binary, "baton_built": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(st.st_mtime)),
-            "head": git("rev-parse", "--short", "HEAD"), "suspects_rs_blob": git("rev-parse", "--short", "HEAD:src/suspects.rs"),
+            "head": git("rev-parse", "--short", "HEAD"), "suspects_rs_blob": git("rev-parse", "--short", "HEAD:src/suspects"),
             "suspects_rs_modified_in_worktree": dirty}
 
 
@@ -422,13 +459,18 @@ def main():
     ap.add_argument("--baton", default=os.path.join(ROOT, "target", "debug", "baton"))
     ap.add_argument("--no-counterfactual", action="store_true", help="skip the fork checks of the ground truth")
     ap.add_argument("--time-box", type=float, default=600, help="seconds for the Who&When part (default 600)")
+    ap.add_argument("--suite", action="append", metavar="DIR",
+                    help=f"a suite folder (default: {os.path.relpath(SUITE, ROOT)} and {os.path.relpath(UNSEEN, ROOT)})")
+    ap.add_argument("--prove", nargs="*", metavar="ARG",
+                    help="run `baton suspects --prove` with these extra arguments (none: the mock)")
     a = ap.parse_args()
-    truth = load_truth(os.path.join(SUITE, "README.md"))
-    result = {"provenance": provenance(a.baton)}
+    suites = a.suite or [SUITE, UNSEEN]
+    result = {"provenance": provenance(a.baton), "suites": []}
     with tempfile.TemporaryDirectory(prefix="eval-suspects-") as tmp:
-        rows = [eval_scenario(a.baton, t, tmp, not a.no_counterfactual) for t in truth]
-        tot = suite_totals(rows)
-        result["suite"] = {"scenarios": rows, "totals": tot}
+        for suite in suites:
+            truth = load_truth(os.path.join(suite, "README.md"))
+            rows = [eval_scenario(a.baton, suite, t, tmp, not a.no_counterfactual, a.prove) for t in truth]
+            result["suites"].append({"suite": os.path.relpath(suite, ROOT), "scenarios": rows, "totals": suite_totals(rows)})
         if a.who_and_when:
             ww = eval_who_and_when(a.baton, a.who_and_when, tmp, a.time_box)
             result["who_and_when"] = {"files": ww, "verdict": ww_score(ww, "prediction"),
@@ -437,9 +479,10 @@ def main():
         print(json.dumps(result, indent=1, ensure_ascii=False))
     else:
         pv = result["provenance"]
-        print(f"baton {pv['baton']} (built {pv['baton_built']}); HEAD {pv['head']}, src/suspects.rs {pv['suspects_rs_blob']}"
+        print(f"baton {pv['baton']} (built {pv['baton_built']}); HEAD {pv['head']}, src/suspects/ {pv['suspects_rs_blob']}"
               + (" (modified in the work tree)" if pv["suspects_rs_modified_in_worktree"] else "") + "\n")
-        print_suite(rows, tot)
+        for su in result["suites"]:
+            print_suite(su["scenarios"], su["totals"], su["suite"])
         if a.who_and_when:
             w = result["who_and_when"]
             print_ww(w["files"], w["verdict"], w["forced"])

@@ -164,7 +164,7 @@ fn changed_topology(t: &Topology, spec: &ForkSpec) -> Result<(Topology, Vec<Stri
 }
 
 /// The items `spec.put_back` names, and the order they stood in: the sender's context of the
-/// transfer at the fork step (a handoff's step, or the first call after a delegation), else the
+/// transfer at the fork step (a handoff or a delegation), else the
 /// context of the step before.
 fn put_back_items(trace: &Trace, spec: &ForkSpec) -> Result<(Vec<Item>, Vec<ItemId>), ForkError> {
     if spec.put_back.is_empty() {
@@ -182,7 +182,7 @@ fn put_back_items(trace: &Trace, spec: &ForkSpec) -> Result<(Vec<Item>, Vec<Item
     let order = trace
         .transfers
         .iter()
-        .find(|t| t.step == at || (t.kind == crate::topology::EdgeKind::Delegation && t.step + 1 == at))
+        .find(|t| t.step == at)
         .map(|t| t.sender.clone())
         .or_else(|| at.checked_sub(1).and_then(|p| trace.steps.get(p as usize)).map(|s| s.context.clone()))
         .unwrap_or_default();

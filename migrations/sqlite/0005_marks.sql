@@ -3,3 +3,5 @@
 ALTER TABLE runs ADD COLUMN mark TEXT;
 ALTER TABLE runs ADD COLUMN judgement TEXT;
 CREATE INDEX runs_judgement ON runs (judgement);
+-- A delegation's return (what came back to the caller, what the worker left behind), as JSON.
+ALTER TABLE transfers ADD COLUMN back TEXT;

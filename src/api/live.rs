@@ -67,6 +67,7 @@ impl Translator {
                 self.transfers += 1;
                 LiveEvent::Transfer { transfer: b }
             }
+            RunEvent::Returned { .. } => return None,
             RunEvent::Paused { step, edge } => LiveEvent::Paused { step: *step, edge: edge.clone() },
             RunEvent::Finished { outcome, usage, ended_at } => {
                 LiveEvent::Finished { outcome: outcome.clone(), usage: *usage, ended_at: ended_at.clone() }

@@ -17,6 +17,11 @@ pub enum RunEvent {
     Step(Step),
     /// A transfer (emitted before its step).
     Transfer(Transfer),
+    /// A delegation returned: what came back to the caller and what the worker kept.
+    Returned {
+        transfer: u32,
+        back: crate::trace::Back,
+    },
     /// The run waits before a transfer on a breakpoint edge until resumed (or cancelled).
     Paused {
         step: u32,

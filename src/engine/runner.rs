@@ -767,6 +767,7 @@ impl<'t> Runner<'t> {
             dropped: vec![],
             added: vec![],
             facts,
+            back: None,
         };
         let mut step = self.step(StepKind::Handoff, &target, f.depth, receiver);
         step.detail = format!("{from_name} → {target_name}");
@@ -813,7 +814,10 @@ impl<'t> Runner<'t> {
         );
         let own = self.own_items(&target);
         let sender = visible(f);
-        let receiver: Vec<ItemId> = own.iter().copied().chain([input_item]).collect();
+        // A fork's edit at this delegation changes what the worker starts with.
+        let mut start = History { items: vec![input_item], input_len: 1 };
+        self.apply_edit(&mut start);
+        let receiver: Vec<ItemId> = own.iter().copied().chain(start.items.iter().copied()).collect();
         // The caller keeps its context: a fact it holds stays with the conversation's owner.
         let after: Vec<ItemId> = sender.iter().chain(receiver.iter()).copied().collect();
         let facts = self.fact_checks(&sender, &after);
@@ -831,14 +835,17 @@ impl<'t> Runner<'t> {
             dropped: vec![],
             added: vec![],
             facts,
+            back: None,
         };
         let mut step = self.step(StepKind::Delegation, &target, f.depth + 1, receiver);
         step.detail = format!("{} asks {}", self.name(&caller), self.name(&target));
+        let index = self.transfers.len();
+        let task: Vec<ItemId> = start.items.clone();
         self.record_transfer(tr, step);
         let nested = Frame {
             owner: target.clone(),
             own,
-            hist: History { items: vec![input_item], input_len: 1 },
+            hist: start,
             turns: 0,
             depth: f.depth + 1,
             handoffs: 0,
@@ -900,7 +907,26 @@ impl<'t> Runner<'t> {
                 stop = Some(End::Stopped { guard: "verification", reason });
             }
         }
-        self.push_step(s);
+        let back_step = self.push_step(s);
+        // What came back and what the worker kept: its history but its task and the answer.
+        let kept: Vec<ItemId> = nested
+            .hist
+            .items
+            .iter()
+            .copied()
+            .filter(|id| !task.contains(id) && !self.store.get(out).derived_from.contains(id))
+            .collect();
+        let back = crate::trace::Back {
+            step: back_step,
+            worker: nested.hist.items.clone(),
+            returned: vec![out],
+            left_behind: kept,
+        };
+        if self.opts.sink.is_some() {
+            let copy = back.clone();
+            self.emit(|| RunEvent::Returned { transfer: index as u32, back: copy });
+        }
+        self.transfers[index].back = Some(back);
         match stop {
             Some(end) => Err(end),
             None => Ok(()),

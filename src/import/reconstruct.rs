@@ -62,6 +62,9 @@ struct Builder<'f> {
     notes: Vec<String>,
     /// Each agent's latest answer without tool calls (its final output, if nothing follows).
     last_text: HashMap<String, String>,
+    /// Delegations that returned and wait for the caller's next recorded input, which shows
+    /// what came back: (transfer index, the caller).
+    returning: Vec<(usize, String)>,
 }
 
 fn words(s: &str) -> HashSet<String> {
@@ -322,6 +325,7 @@ impl Builder<'_> {
             dropped: vec![],
             added: vec![],
             facts: vec![],
+            back: None,
         });
         // The receiver's answer is what it says from here on, not what it said last time.
         self.last_text.remove(to);
@@ -443,6 +447,9 @@ impl Builder<'_> {
                     .into(),
             );
         }
+        if let Some(items) = &input_items {
+            self.settle_return(agent, items);
+        }
         // The first recorded input after a transfer is what the receiver got.
         if let Some(pos) = self.pending.iter().position(|(_, to)| to == agent) {
             let (idx, _) = self.pending.remove(pos);
@@ -492,6 +499,47 @@ impl Builder<'_> {
             self.responses.insert(id.clone(), ctx.clone());
         }
         self.ctx.insert(agent.to_owned(), ctx);
+    }
+
+    /// A delegation from `to` to `from` returned at `step`: the worker's history is what it had;
+    /// what came back shows in the caller's next recorded input.
+    fn returned(&mut self, from: &str, to: &str, step: u32) {
+        let Some(idx) = self
+            .transfers
+            .iter()
+            .rposition(|t| t.kind == EdgeKind::Delegation && t.from == to && t.to == from && t.back.is_none())
+        else {
+            return;
+        };
+        let worker = self.ctx.get(from).cloned().unwrap_or_default();
+        let task: std::collections::HashSet<ItemId> = self.transfers[idx].receiver.iter().copied().collect();
+        let left_behind = worker.iter().copied().filter(|id| !task.contains(id)).collect();
+        self.transfers[idx].back = Some(crate::trace::Back { step, worker, returned: vec![], left_behind });
+        self.returning.push((idx, to.to_owned()));
+    }
+
+    /// The caller's first input after a delegation returned: what of the worker's history it
+    /// holds (the same item, or one that contains its words) came back; the rest stayed behind.
+    fn settle_return(&mut self, agent: &str, input: &[ItemId]) {
+        while let Some(pos) = self.returning.iter().position(|(_, caller)| caller == agent) {
+            let (idx, _) = self.returning.remove(pos);
+            let before: std::collections::HashSet<ItemId> = self.transfers[idx].sender.iter().copied().collect();
+            let new: Vec<ItemId> = input.iter().copied().filter(|id| !before.contains(id)).collect();
+            let texts: Vec<HashSet<String>> = new.iter().map(|id| words(&self.store.get(*id).searchable())).collect();
+            let Some(back) = self.transfers[idx].back.as_mut() else { continue };
+            let store = &self.store;
+            back.left_behind.retain(|id| {
+                if new.contains(id) {
+                    return false;
+                }
+                let w = words(&store.get(*id).searchable());
+                w.is_empty()
+                    || !texts
+                        .iter()
+                        .any(|t| w.iter().filter(|x| t.contains(*x)).count() as f64 >= CONTAINMENT * w.len() as f64)
+            });
+            back.returned = new;
+        }
     }
 
     fn unanswered_call(&self, agent: &str, name: &str) -> Option<String> {
@@ -645,6 +693,7 @@ pub fn reconstruct(run: &RecordedRun, format: &str, file: &str, overlay: Option<
         input: vec![],
         notes: run.notes.clone(),
         last_text: HashMap::new(),
+        returning: vec![],
     };
     for a in &run.agents {
         b.see_agent(a);
@@ -688,7 +737,8 @@ pub fn reconstruct(run: &RecordedRun, format: &str, file: &str, overlay: Option<
                 }
                 b.depth = b.depth.saturating_sub(1);
                 let ctx = b.ctx.get(to).cloned().unwrap_or_default();
-                b.step(StepKind::DelegationReturn, to, ctx, vec![], format!("{from} returned to {to}"));
+                let step = b.step(StepKind::DelegationReturn, to, ctx, vec![], format!("{from} returned to {to}"));
+                b.returned(from, to, step as u32);
             }
             Ev::Error { agent, message } => {
                 b.error = Some(format!("{agent}: {message}"));

@@ -416,7 +416,7 @@ impl Reader<'_> {
 
     async fn transfer_row(&mut self, run: &str, idx: u32) -> Result<Transfer, StoreError> {
         let row = sqlx::query(
-            "SELECT step, kind, from_agent, to_agent, edge, policy, sender, receiver, carried, transformed, dropped, added \
+            "SELECT step, kind, from_agent, to_agent, edge, policy, sender, receiver, carried, transformed, dropped, added, back \
              FROM transfers WHERE run_id = $1 AND idx = $2",
         )
         .bind(run.to_owned())
@@ -452,6 +452,7 @@ impl Reader<'_> {
                     status: serde_json::from_value(serde_json::Value::String(s)).unwrap_or(FactStatus::Absent),
                 })
                 .collect(),
+            back: row.try_get::<Option<String>, _>("back")?.and_then(|b| serde_json::from_str(&b).ok()),
         })
     }
 

@@ -138,8 +138,8 @@ impl Rows {
             ),
             transfers: Table::new(
                 "INSERT INTO transfers (run_id, idx, step, kind, from_agent, to_agent, edge, policy, sender, receiver, \
-                 carried, transformed, dropped, added)",
-                14,
+                 carried, transformed, dropped, added, back)",
+                15,
                 "",
             ),
             fact_checks: Table::new("INSERT INTO fact_checks (run_id, transfer_idx, step, fact_id, status)", 5, ""),
@@ -203,6 +203,7 @@ impl Rows {
                     Val::Blob(encode_ids(&t.transformed)),
                     Val::Blob(encode_ids(&t.dropped)),
                     Val::Blob(encode_ids(&t.added)),
+                    Val::OptText(t.back.as_ref().map(|b| serde_json::to_string(b).expect("serializes"))),
                 ]);
                 for f in &t.facts {
                     if f.status == crate::context::FactStatus::Lost {

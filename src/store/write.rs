@@ -392,8 +392,8 @@ impl Writer {
                 let sender = self.snapshot(tx, &t.sender).await?;
                 let receiver = self.snapshot(tx, &t.receiver).await?;
                 sqlx::query(
-                    "INSERT INTO transfers (run_id, idx, step, kind, from_agent, to_agent, edge, policy, sender, receiver, carried, transformed, dropped, added) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+                    "INSERT INTO transfers (run_id, idx, step, kind, from_agent, to_agent, edge, policy, sender, receiver, carried, transformed, dropped, added, back) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
                 )
                 .bind(self.run_id.clone())
                 .bind(self.transfers)
@@ -409,6 +409,7 @@ impl Writer {
                 .bind(encode_ids(&t.transformed))
                 .bind(encode_ids(&t.dropped))
                 .bind(encode_ids(&t.added))
+                .bind(t.back.as_ref().map(|b| serde_json::to_string(b).expect("serializes")))
                 .execute(&mut **tx)
                 .await?;
                 for f in &t.facts {
@@ -456,6 +457,14 @@ impl Writer {
                 self.stats.steps += 1;
             }
             RunEvent::Paused { .. } => {}
+            RunEvent::Returned { transfer, back } => {
+                sqlx::query("UPDATE transfers SET back = $1 WHERE run_id = $2 AND idx = $3")
+                    .bind(serde_json::to_string(back).expect("serializes"))
+                    .bind(self.run_id.clone())
+                    .bind(i64::from(*transfer))
+                    .execute(&mut **tx)
+                    .await?;
+            }
             RunEvent::Finished { outcome, usage, ended_at } => {
                 let status =
                     if outcome.status == OutcomeStatus::Running { OutcomeStatus::Interrupted } else { outcome.status };

@@ -32,6 +32,9 @@ pub enum EvidenceKind {
     Touches,
     /// The sender handed over a claim about the same subject without its qualification.
     Claim,
+    /// It says more about the subject the sender handed over than what crossed (identifiers,
+    /// numbers, names the receiver never got).
+    Subject,
     /// The user said it, and the receiver no longer sees it.
     UserStated,
     /// The result of a check the receiver never repeats (or has no tool to repeat).
@@ -87,6 +90,8 @@ pub enum Loss {
     Transformed,
     /// At a delegation: the caller kept it and did not pass it to the worker.
     Withheld,
+    /// At a delegation's return: the worker had it and it did not come back to the caller.
+    LeftBehind,
 }
 
 /// The handoff error classes of AgentAsk (what kind of break in the hand-over this is).
@@ -213,13 +218,15 @@ pub fn verdict(transfers: &[TransferSuspects], ending: Ending) -> Verdict {
     let bad = ending.is_bad().then(|| ending.reason.clone());
     let before = |t: &&TransferSuspects| ending.at.is_none_or(|at| t.step < at);
     // A proven cause first: the earliest transfer whose restoration changed the ending.
-    let proven = transfers.iter().filter(before).find(|t| t.proof.as_ref().is_some_and(|p| p.status.changes()));
-    if let Some(t) = proven {
-        let p = t.proof.as_ref().expect("proven");
-        let first = p.minimal.first().and_then(|id| t.suspects.iter().find(|s| s.item == *id));
-        let what =
-            first.map(|s| format!("\"{}\"", clip(&s.text, 80))).unwrap_or_else(|| "what it did not carry".into());
-        let more = p.minimal.len().saturating_sub(1);
+    let proven = transfers
+        .iter()
+        .filter(before)
+        .find_map(|t| t.suspects.iter().find(|s| s.proof.as_ref().is_some_and(|p| p.status.changes())).map(|s| (t, s)));
+    if let Some((t, s)) = proven {
+        let p = s.proof.as_ref().expect("proven");
+        let first = Some(s);
+        let what = format!("\"{}\"", clip(&s.text, 80));
+        let more = p.with.len();
         let mut chain = vec![ending.reason.clone()];
         chain.push(format!(
             "at transfer {} ({} → {}, step {}), {} did not reach {}",
@@ -228,7 +235,11 @@ pub fn verdict(transfers: &[TransferSuspects], ending: Ending) -> Verdict {
             t.to,
             t.step,
             if more > 0 { format!("{what} and {more} more item(s)") } else { what.clone() },
-            t.to
+            if s.loss == Loss::LeftBehind {
+                format!("{} (it stayed with {} when the delegation returned)", t.from, t.to)
+            } else {
+                t.to.clone()
+            }
         ));
         chain.push(format!("restoring it in a fork {}: {}", p.status.words(), p.changed));
         if let Some(s) = first {

@@ -9,7 +9,6 @@ use super::{ProofCost as Cost, SuspectReport, TransferSuspects, restorable, verd
 use crate::context::{ItemId, ItemKind};
 use crate::error::{ApiError, ErrorCode};
 use crate::fork::{ForkSpec, Then, fork};
-use crate::topology::EdgeKind;
 use crate::trace::{StepKind, Trace, Transfer};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -257,10 +256,10 @@ impl<'a> Prover<'a> {
         }
     }
 
-    /// The step a fork of this transfer starts at: the handoff itself (the receiver's history is
-    /// edited right after the policy), or the worker's first call after a delegation.
+    /// The step a fork of this transfer starts at: the transfer itself (the receiver's history
+    /// is edited right after the policy, or the worker's task before it starts).
     fn fork_step(tr: &Transfer) -> u32 {
-        if tr.kind == EdgeKind::Delegation { tr.step + 1 } else { tr.step }
+        tr.step
     }
 
     /// The units of what did not cross, in the sender's order.
@@ -375,7 +374,16 @@ impl<'a> Prover<'a> {
         }
         // Each suspect: the minimal set's members share its result; the others are tested alone.
         let each = self.opts.each.unwrap_or(usize::MAX);
+        let back_units = self.back_units(tr);
         for (rank, s) in t.suspects.iter_mut().enumerate() {
+            if s.loss == super::Loss::LeftBehind {
+                let (proof, fork) = self.prove_left_behind(tr, s.item, &back_units).await?;
+                if let Some(f) = fork {
+                    forks.push((t.transfer, Some(s.item), f));
+                }
+                s.proof = Some(proof);
+                continue;
+            }
             let Some(unit) = units.iter().find(|u| u.main == s.item || u.ids.contains(&s.item)) else {
                 s.proof = Some(untested("its kind is never put back (the sender's own instructions)", at));
                 continue;
@@ -425,6 +433,51 @@ impl<'a> Prover<'a> {
         }
         t.proof = Some(TransferProof { status, all: all.status, minimal, changed, at, fork_run: None });
         Ok(())
+    }
+
+    /// What a delegation's worker left behind, as units, and the step of the caller's next
+    /// model call (where a fork puts them back, after what it holds).
+    fn back_units(&self, tr: &Transfer) -> Option<(u32, Vec<Unit>)> {
+        let back = tr.back.as_ref()?;
+        let ret = super::rank::return_transfer(self.trace, tr, back)?;
+        let next = self
+            .trace
+            .steps
+            .iter()
+            .skip(back.step as usize + 1)
+            .find(|s| s.kind == StepKind::ModelCall && s.agent == tr.from)?
+            .index;
+        Some((next, self.units(&ret)))
+    }
+
+    /// Puts one left-behind item back into the caller's context at its next model call.
+    async fn prove_left_behind(
+        &mut self,
+        tr: &Transfer,
+        item: ItemId,
+        back: &Option<(u32, Vec<Unit>)>,
+    ) -> Result<(Proof, Option<Trace>), ApiError> {
+        let Some((at, units)) = back else {
+            return Ok((untested("the caller never called its model after the delegation returned", tr.step), None));
+        };
+        let Some(unit) = units.iter().find(|u| u.main == item || u.ids.contains(&item)) else {
+            return Ok((untested("its kind is never put back", *at), None));
+        };
+        if let Some(why) = self.refused(tr) {
+            return Ok((untested(&why, *at), None));
+        }
+        let stable = self.baseline(tr, *at).await?;
+        let o = self.test(tr, *at, &unit.ids, &stable).await?;
+        let fork = o.fork.filter(|_| o.status.changes());
+        let proof = Proof {
+            status: o.status,
+            changed: o.changed,
+            with: vec![],
+            at: *at,
+            put_back: unit.ids.clone(),
+            fork_run: None,
+        };
+        Ok((proof, fork))
     }
 
     /// Zeller's ddmin over the units: the smallest set (1-minimal) whose restoration alone

@@ -113,6 +113,8 @@ fn clip(s: &str, n: usize) -> String {
 struct Crossed {
     terms: Terms,
     qualified: Vec<(BTreeSet<Qualifier>, Terms)>,
+    /// Quantities in what the sender handed over and in the receiver's own instructions.
+    quantities: Vec<(String, f64)>,
     /// What the sender handed over itself (fields, a summary, a task, the transfer call's
     /// arguments): the receiver's items not in the sender's context.
     handed: Terms,
@@ -123,8 +125,12 @@ fn crossed(run: &RunText<'_>, tr: &Transfer) -> Crossed {
     let mut all = Terms::new();
     let mut qualified = vec![];
     let mut handed = Terms::new();
+    let mut quantities = vec![];
     for id in &tr.receiver {
         let Some(it) = run.trace.item(*id) else { continue };
+        if (it.kind.is_own() && it.agent == tr.to) || !sender.contains(id) {
+            quantities.extend(super::text::quantities(&it.searchable()));
+        }
         // The receiver's own instructions and facts are not what crossed.
         if it.kind.is_own() && it.agent == tr.to {
             continue;
@@ -144,8 +150,9 @@ fn crossed(run: &RunText<'_>, tr: &Transfer) -> Crossed {
         tr.sender.iter().rev().filter_map(|id| run.trace.item(*id)).find(|i| i.kind == ItemKind::TransferCall)
     {
         handed.extend(run.terms(call.id).iter().map(|(k, v)| (k.clone(), *v)));
+        quantities.extend(super::text::quantities(&call.searchable().replace(['"', ':'], " ")));
     }
-    Crossed { terms: all, qualified, handed }
+    Crossed { terms: all, qualified, handed, quantities }
 }
 
 /// The parts of a score, in words.
@@ -197,7 +204,8 @@ fn score_item(
     }
     novel.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.2.cmp(&b.2)));
     let novel_w: f32 = novel.iter().map(|n| n.0).sum();
-    if novel_w >= 0.8 {
+    let pinned = novel.iter().any(|(_, term, _, _)| t.get(term).is_some_and(|k| *k != TermKind::Word));
+    if (pinned && novel_w >= 1.0) || novel_w >= 2.0 {
         let text = it.searchable();
         let shown = novel
             .iter()
@@ -218,17 +226,60 @@ fn score_item(
             format!("{} later acts on the subject this item speaks about", tr.to),
         );
     }
-    // 2. Qualifiers nothing that crossed keeps about the same subject.
+    // 2. Qualifiers whose scope (the words they govern) did not cross, on a subject the
+    // receiver's later work touches.
     let q = qualifiers(&it.searchable());
-    let salient = t.values().any(|k| *k != TermKind::Word) || t.len() >= 2;
-    let lost_q: Vec<Qualifier> = q
+    // The subject the sender handed over, which the item also speaks about.
+    let subject: Vec<&String> = cx.crossed.handed.keys().filter(|k| t.contains_key(*k)).collect();
+    let on_subject = subject.iter().any(|s| t.get(*s).is_some_and(|k| *k != TermKind::Word)) || subject.len() >= 2;
+    let relevant = known + novel_w >= 1.0 || on_subject;
+    // What it says about that subject that did not cross: its identifiers, numbers and names
+    // the receiver never got.
+    let missing: Vec<(&String, f32)> = t
         .iter()
-        .copied()
-        .filter(|qq| {
-            !cx.crossed.qualified.iter().any(|(cq, ct)| cq.contains(qq) && ct.keys().any(|k| t.contains_key(k)))
-        })
-        .filter(|_| salient)
+        .filter(|(k, kind)| **kind != TermKind::Word && !cx.crossed.terms.contains_key(*k))
+        .map(|(k, kind)| (k, cx.run.weight(k, *kind)))
         .collect();
+    if on_subject && !missing.is_empty() {
+        let w: f32 = missing.iter().map(|(_, w)| w).sum();
+        let text = it.searchable();
+        let mut names: Vec<&(&String, f32)> = missing.iter().collect();
+        names.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
+        f.add(
+            EvidenceKind::Subject,
+            (0.4 * w).min(1.5),
+            format!(
+                "it says more about what {} handed over ({}) than crossed: {}",
+                tr.from,
+                subject
+                    .iter()
+                    .take(2)
+                    .map(|s| super::text::surface(&text, s).unwrap_or(s))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                names
+                    .iter()
+                    .take(3)
+                    .map(|(s, _)| super::text::surface(&text, s).unwrap_or(s))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        );
+    }
+    let mut lost_q: Vec<Qualifier> = vec![];
+    for (qq, scope) in super::text::scopes(&it.searchable()) {
+        let total: f32 = scope.iter().map(|(s, k)| cx.run.weight(s, *k)).sum();
+        let kept: f32 =
+            scope.iter().filter(|(s, _)| cx.crossed.terms.contains_key(s)).map(|(s, k)| cx.run.weight(s, *k)).sum();
+        let kept_with_it = cx
+            .crossed
+            .qualified
+            .iter()
+            .any(|(cq, ct)| cq.contains(&qq) && scope.iter().any(|(s, _)| ct.contains_key(s)));
+        if total > 0.0 && kept / total < 0.5 && !kept_with_it && relevant && !lost_q.contains(&qq) {
+            lost_q.push(qq);
+        }
+    }
     if let Some(r) = transformed_as {
         let rq = qualifiers(&r.searchable());
         let kept: Vec<Qualifier> = lost_q.iter().copied().filter(|x| rq.contains(x)).collect();
@@ -245,7 +296,6 @@ fn score_item(
             format!("states {words} that nothing {} received keeps", tr.to),
         );
         // 3. A claim handed over about the same subject, without that qualification.
-        let subject: Vec<&String> = cx.crossed.handed.keys().filter(|k| t.contains_key(*k)).collect();
         if !subject.is_empty() {
             f.add(
                 EvidenceKind::Claim,
@@ -264,7 +314,23 @@ fn score_item(
             f.class = Some(ErrorClass::SignalCorruption);
         }
     }
-    // 4. The item's role.
+    // 4. A quantity in the same unit as one the sender handed over or the receiver works to, with
+    // another value: the item bounds or contradicts it.
+    let mine = super::text::quantities(&it.searchable());
+    let same = |a: f64, b: f64| (a - b).abs() <= f64::EPSILON * a.abs().max(1.0);
+    if let Some((unit, v, w)) = mine.iter().find_map(|(u, v)| {
+        cx.crossed
+            .quantities
+            .iter()
+            .filter(|(cu, cv)| cu == u && !same(*cv, *v))
+            // The item states the other value too: two quantities, not a contradiction.
+            .find(|(cu, cv)| !mine.iter().any(|(mu, mv)| mu == cu && same(*mv, *cv)))
+            .map(|(_, cv)| (u, v, cv))
+    }) {
+        let u = if unit == "$" || unit == "%" { String::new() } else { format!(" {unit}") };
+        f.add(EvidenceKind::Constraint, 1.5, format!("it gives {v}{u} where what {} works to says {w}{u}", tr.to));
+    }
+    // 5. The item's role.
     match it.kind {
         ItemKind::UserMessage if it.agent == "user" || it.agent.is_empty() => {
             let stated = !q.is_empty() || t.values().any(|k| matches!(k, TermKind::Number | TermKind::Ident));
@@ -307,17 +373,24 @@ fn score_item(
     if !f.ev.iter().any(|e| {
         matches!(
             e.kind,
-            EvidenceKind::Reappears | EvidenceKind::Touches | EvidenceKind::Constraint | EvidenceKind::Pinned
+            EvidenceKind::Reappears
+                | EvidenceKind::Touches
+                | EvidenceKind::Constraint
+                | EvidenceKind::Pinned
+                | EvidenceKind::Subject
         )
-    }) && f.ev.iter().map(|e| e.weight).sum::<f32>() < 1.5
+    }) && f.ev.iter().map(|e| e.weight).sum::<f32>() < 1.2
     {
         return None;
     }
     let mut score: f32 = f.ev.iter().map(|e| e.weight).sum();
-    // What it says crossed in another form: most of its weighed terms are in what the receiver got.
-    let total: f32 = t.iter().map(|(k, v)| cx.run.weight(k, *v)).sum();
+    // What it says crossed in another form: its identifiers, numbers and names (else most of its
+    // weighed words) are in what the receiver got.
+    let salient: Vec<(&String, &TermKind)> = t.iter().filter(|(_, k)| **k != TermKind::Word).collect();
+    let basis: Vec<(&String, &TermKind)> = if salient.is_empty() { t.iter().collect() } else { salient };
+    let total: f32 = basis.iter().map(|(k, v)| cx.run.weight(k, **v)).sum();
     let covered: f32 =
-        t.iter().filter(|(k, _)| cx.crossed.terms.contains_key(*k)).map(|(k, v)| cx.run.weight(k, *v)).sum();
+        basis.iter().filter(|(k, _)| cx.crossed.terms.contains_key(*k)).map(|(k, v)| cx.run.weight(k, **v)).sum();
     if total > 0.0 && covered / total >= 0.8 && lost_q.is_empty() {
         score *= 0.4;
         f.add(EvidenceKind::Covered, 0.0, format!("{} received what it says in another form", tr.to));
@@ -344,19 +417,25 @@ fn score_item(
     })
 }
 
-/// The suspects of one transfer, best first (ties: the later item in the sender's context).
-pub fn transfer_suspects_in(run: &RunText<'_>, index: u32) -> Option<TransferSuspects> {
-    let trace = run.trace;
-    let tr = trace.transfers.get(index as usize)?;
-    let crossed = crossed(run, tr);
-    let after = afterwards(trace, tr);
-    let receiver_tools = trace
+/// What crossed at a transfer, what the receiver did afterwards, and the tools it has.
+fn setting<'a>(run: &RunText<'a>, tr: &Transfer) -> (Crossed, Afterwards<'a>, HashSet<String>) {
+    let after = afterwards(run.trace, tr);
+    let tools = run
+        .trace
         .definition
         .as_ref()
         .and_then(|t| t.agent(&tr.to))
         .map(|a| a.tools.iter().map(|t| t.name.clone()).collect())
         .unwrap_or_else(|| after.tools.iter().map(|t| t.to_string()).collect());
-    let cx = Cx { run, tr, crossed: &crossed, after: &after, receiver_tools };
+    (crossed(run, tr), after, tools)
+}
+
+/// The suspects of one transfer, best first (ties: the later item in the sender's context).
+pub fn transfer_suspects_in(run: &RunText<'_>, index: u32) -> Option<TransferSuspects> {
+    let trace = run.trace;
+    let tr = trace.transfers.get(index as usize)?;
+    let (crossed_in, after, receiver_tools) = setting(run, tr);
+    let cx = Cx { run, tr, crossed: &crossed_in, after: &after, receiver_tools };
     let receiver: HashSet<ItemId> = tr.receiver.iter().copied().collect();
     let position: HashMap<ItemId, usize> = tr.sender.iter().enumerate().map(|(i, id)| (*id, i)).collect();
     let mut out = vec![];
@@ -383,6 +462,21 @@ pub fn transfer_suspects_in(run: &RunText<'_>, index: u32) -> Option<TransferSus
             out.push(s);
         }
     }
+    if let Some(ret) = tr.back.as_ref().and_then(|b| return_transfer(trace, tr, b)) {
+        let (crossed_back, after, receiver_tools) = setting(run, &ret);
+        let cx = Cx { run, tr: &ret, crossed: &crossed_back, after: &after, receiver_tools };
+        let back = tr.back.as_ref().expect("checked");
+        for id in &back.left_behind {
+            let Some(it) = trace.item(*id) else { continue };
+            if !seen.insert(it.id) || !candidate(it, &ret) {
+                continue;
+            }
+            let pos = back.worker.iter().position(|w| w == id).unwrap_or(0);
+            if let Some(s) = score_item(&cx, it, Loss::LeftBehind, None, pos) {
+                out.push(s);
+            }
+        }
+    }
     out.sort_by(|a, b| b.score.total_cmp(&a.score).then(b.position.cmp(&a.position)));
     Some(TransferSuspects {
         transfer: index,
@@ -392,6 +486,28 @@ pub fn transfer_suspects_in(run: &RunText<'_>, index: u32) -> Option<TransferSus
         to: tr.to.clone(),
         suspects: out,
         proof: None,
+    })
+}
+
+/// A delegation's return seen as a transfer from the worker back to the caller: the worker's
+/// history against what the caller holds at the return step.
+pub(super) fn return_transfer(trace: &Trace, tr: &Transfer, back: &crate::trace::Back) -> Option<Transfer> {
+    let step = trace.steps.get(back.step as usize)?;
+    Some(Transfer {
+        step: back.step,
+        kind: EdgeKind::Delegation,
+        from: tr.to.clone(),
+        to: tr.from.clone(),
+        edge: tr.edge.clone(),
+        policy: "return".into(),
+        sender: back.worker.clone(),
+        receiver: step.context.clone(),
+        carried: vec![],
+        transformed: vec![],
+        dropped: back.left_behind.clone(),
+        added: vec![],
+        facts: vec![],
+        back: None,
     })
 }
 

@@ -404,6 +404,41 @@ pub fn terms(text: &str) -> HashMap<String, TermKind> {
     out
 }
 
+/// Each qualifier a text states with its scope: the terms of the words it governs (up to six
+/// words after it, within its sentence; a comparative's `than` reaches back to the words
+/// before it too).
+pub fn scopes(text: &str) -> Vec<(Qualifier, Vec<(String, TermKind)>)> {
+    let ws = words(text);
+    let mut out = vec![];
+    for (i, (at, w)) in ws.iter().enumerate() {
+        let l = w.to_lowercase();
+        let q = if l.ends_with("n't") || NEGATION.contains(&l.as_str()) {
+            Qualifier::Negation
+        } else if CONDITION.contains(&l.as_str()) {
+            Qualifier::Condition
+        } else if OBLIGATION.contains(&l.as_str()) {
+            Qualifier::Obligation
+        } else if LIMIT.contains(&l.as_str()) {
+            Qualifier::Limit
+        } else {
+            continue;
+        };
+        let mut scope = vec![];
+        let mut end = at + w.len();
+        for (next_at, nw) in ws.iter().skip(i + 1).take(6) {
+            if text[end..*next_at].contains(['.', '!', '?', ';', '\n']) {
+                break;
+            }
+            if let Some(k) = kind_of(nw, false) {
+                scope.push((stem(nw), k));
+            }
+            end = next_at + nw.len();
+        }
+        out.push((q, scope));
+    }
+    out
+}
+
 /// The first word of `text` whose stem is `stem`, as written.
 pub fn surface<'a>(text: &'a str, stem_of: &str) -> Option<&'a str> {
     words(text).into_iter().map(|(_, w)| w).find(|w| stem(w) == stem_of)
@@ -425,6 +460,33 @@ pub fn qualifiers(text: &str) -> BTreeSet<Qualifier> {
         }
         if LIMIT.contains(&l.as_str()) {
             out.insert(Qualifier::Limit);
+        }
+    }
+    out
+}
+
+/// The quantities a text states: a number and the unit written right after it (`6.1 t`,
+/// `28 m`, `45 days`) or before it (`$1,200`), as (unit, value) pairs.
+pub fn quantities(text: &str) -> Vec<(String, f64)> {
+    let ws = words(text);
+    let mut out = vec![];
+    for (i, (_, w)) in ws.iter().enumerate() {
+        let digits: String = w.chars().filter(|c| c.is_ascii_digit() || *c == '.').collect();
+        if digits.is_empty() || w.chars().any(|c| c.is_alphabetic()) {
+            continue;
+        }
+        let Ok(v) = digits.trim_matches('.').parse::<f64>() else { continue };
+        let unit = if w.starts_with('$') {
+            Some("$".to_owned())
+        } else if w.ends_with('%') {
+            Some("%".to_owned())
+        } else {
+            ws.get(i + 1)
+                .map(|(_, u)| u.to_lowercase())
+                .filter(|u| u.chars().all(char::is_alphabetic) && u.chars().count() <= 8 && !is_stop(u))
+        };
+        if let Some(u) = unit {
+            out.push((u, v));
         }
     }
     out
@@ -474,6 +536,15 @@ mod tests {
         let q = qualifiers("The crane can't lift more than 12 t unless the outrigger is set.");
         assert!(q.contains(&Qualifier::Negation) && q.contains(&Qualifier::Condition) && q.contains(&Qualifier::Limit));
         assert!(qualifiers("The shipment left Rotterdam on Monday.").is_empty());
+    }
+
+    #[test]
+    fn quantities_pair_a_number_with_its_unit() {
+        let q = quantities("6.1 t at 28 m radius; fee $1,200, 15% off, 3 days");
+        assert!(q.contains(&("t".into(), 6.1)) && q.contains(&("m".into(), 28.0)));
+        assert!(
+            q.contains(&("$".into(), 1200.0)) && q.contains(&("%".into(), 15.0)) && q.contains(&("days".into(), 3.0))
+        );
     }
 
     #[test]

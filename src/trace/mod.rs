@@ -169,6 +169,26 @@ pub struct Transfer {
     #[ts(as = "Vec<String>")]
     pub added: Vec<ItemId>,
     pub facts: Vec<FactCheck>,
+    /// A delegation's return: what came back to the caller and what the worker left behind.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub back: Option<Back>,
+}
+
+/// What came back from a delegation, and what the worker saw or made that did not.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, ts_rs::TS)]
+pub struct Back {
+    /// The step where the caller has the result.
+    pub step: u32,
+    /// The worker's history when it finished (its own instructions and facts excluded).
+    #[ts(as = "Vec<String>")]
+    pub worker: Vec<ItemId>,
+    /// What reached the caller.
+    #[ts(as = "Vec<String>")]
+    pub returned: Vec<ItemId>,
+    /// What the worker had that did not come back (its task excluded: the caller wrote it).
+    #[ts(as = "Vec<String>")]
+    pub left_behind: Vec<ItemId>,
 }
 
 /// How a run ended.
