@@ -218,11 +218,7 @@ pub async fn fork(
     let scenario = topology.scenario(Some(&trace.scenario)).or_else(|| topology.scenario(None)).cloned();
     let mock = SameModel(MockModel::new(scenario.clone().unwrap_or_default()));
     let live = match spec.then {
-        Then::Live => {
-            Some(crate::providers::LiveModels::new(&topology, scenario.as_ref(), opts.cancel.clone()).map_err(|e| {
-                crate::error::ApiError::from(e).with_suffix("; the fork needs these providers from its divergence on")
-            })?)
-        }
+        Then::Live => Some(crate::providers::LiveModels::for_fork(&topology, scenario.as_ref(), opts.cancel.clone())),
         _ => None,
     };
     if let Some(l) = &live {

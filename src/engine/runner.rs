@@ -164,6 +164,26 @@ impl<'t> Runner<'t> {
         }
     }
 
+    /// The agent's system prompt, with the pinned facts its context holds that it is not a
+    /// holder of (a fork put them back): a model sees facts only in its system prompt.
+    fn system_with_facts(&self, agent: &str, context: &[ItemId]) -> String {
+        let mut s = self.system[agent].clone();
+        let extra: Vec<&str> = context
+            .iter()
+            .map(|id| self.store.get(*id))
+            .filter(|i| i.kind == ItemKind::PinnedFact && !s.contains(i.text.as_str()))
+            .map(|i| i.text.as_str())
+            .collect();
+        if !extra.is_empty() {
+            s.push_str(if s.contains("\n\nPinned facts:") { "" } else { "\n\nPinned facts:" });
+            for f in extra {
+                s.push_str("\n- ");
+                s.push_str(f);
+            }
+        }
+        s
+    }
+
     /// A tool's answer: the recording's result of the same call when a fork replays one, else
     /// the tool's mock result.
     fn tool_result(&mut self, owner: &str, call: ItemId, name: &str) -> String {
@@ -469,7 +489,7 @@ impl<'t> Runner<'t> {
                     Ok(model) => {
                         let req = ModelRequest {
                             agent,
-                            system: self.system[&f.owner].clone(),
+                            system: self.system_with_facts(&f.owner, &context),
                             context: context.iter().map(|id| self.store.get(*id)).collect(),
                             tools: &self.tools[&f.owner],
                             turn,

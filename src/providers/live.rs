@@ -25,6 +25,21 @@ pub struct LiveModels {
 impl LiveModels {
     /// Builds a model per agent. Fails with every configuration problem listed.
     pub fn new(t: &Topology, scenario: Option<&Scenario>, cancel: CancellationToken) -> Result<LiveModels, ModelError> {
+        LiveModels::build(t, scenario, cancel, true)
+    }
+
+    /// For a fork: an agent whose provider cannot be reached (no key, no base URL) fails only
+    /// if the fork calls it (most agents answer from the recording before the divergence).
+    pub fn for_fork(t: &Topology, scenario: Option<&Scenario>, cancel: CancellationToken) -> LiveModels {
+        LiveModels::build(t, scenario, cancel, false).expect("a lenient build does not fail")
+    }
+
+    fn build(
+        t: &Topology,
+        scenario: Option<&Scenario>,
+        cancel: CancellationToken,
+        strict: bool,
+    ) -> Result<LiveModels, ModelError> {
         let policy = HttpPolicy::from_env();
         let http = client(&policy);
         let mut models: HashMap<String, Box<dyn Model>> = HashMap::new();
@@ -38,20 +53,23 @@ impl LiveModels {
             let p = m.provider;
             let key = keys::key(p).map(|(k, _)| k);
             if key.is_none() && p != Provider::OpenaiCompatible {
-                problems.push(format!(
-                    "{} uses {} but no key is set: export {} or store one with `baton providers set-key {}`",
-                    a.name,
-                    p.as_str(),
-                    keys::key_vars(p).join(" or "),
-                    p.as_str()
+                problems.push((
+                    a.id.clone(),
+                    format!(
+                        "{} uses {} but no key is set: export {} or store one with `baton providers set-key {}`",
+                        a.name,
+                        p.as_str(),
+                        keys::key_vars(p).join(" or "),
+                        p.as_str()
+                    ),
                 ));
                 continue;
             }
             let Some(base_url) = keys::base_url(p, m.base_url.as_deref()) else {
-                problems.push(format!(
+                problems.push((a.id.clone(), format!(
                     "{} uses an OpenAI-compatible server but has no base_url: set `base_url` (e.g. http://127.0.0.1:8080/v1) or OPENAI_COMPATIBLE_BASE_URL",
                     a.name
-                ));
+                )));
                 continue;
             };
             let ep = Endpoint {
@@ -81,8 +99,12 @@ impl LiveModels {
             labels.insert(a.id.clone(), format!("{}:{}", p.as_str(), m.name));
             models.insert(a.id.clone(), model);
         }
-        if !problems.is_empty() {
-            return Err(ModelError::Config(problems.join("\n")));
+        if strict && !problems.is_empty() {
+            return Err(ModelError::Config(problems.into_iter().map(|(_, p)| p).collect::<Vec<_>>().join("\n")));
+        }
+        for (agent, problem) in problems {
+            labels.insert(agent.clone(), "unavailable".into());
+            models.insert(agent, Box::new(Unavailable(problem)));
         }
         let mock = MockModel::new(scenario.cloned().unwrap_or_else(|| Scenario {
             name: String::new(),
@@ -94,6 +116,19 @@ impl LiveModels {
             expect: Default::default(),
         }));
         Ok(LiveModels { models, mock, labels, retries: policy.retries.clone() })
+    }
+}
+
+/// A model that cannot be called, and says why.
+struct Unavailable(String);
+
+impl Model for Unavailable {
+    fn respond<'a>(
+        &'a self,
+        _req: crate::providers::ModelRequest<'a>,
+    ) -> futures::future::BoxFuture<'a, Result<crate::providers::ModelResponse, ModelError>> {
+        let why = self.0.clone();
+        Box::pin(async move { Err(ModelError::Config(why)) })
     }
 }
 

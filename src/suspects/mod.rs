@@ -43,6 +43,8 @@ pub enum EvidenceKind {
     Pinned,
     /// It crossed only in a form that leaves out its point.
     Transformed,
+    /// Restoring it in a fork changed the ending (a proof found it where the ranking saw nothing).
+    Proven,
     /// What it says reached the receiver in another form (weighs the suspect down).
     Covered,
 }

@@ -208,7 +208,21 @@ pub async fn prove(
         if opts.cancel.is_cancelled() {
             break;
         }
-        p.prove_transfer(t, &mut forks).await?;
+        if let Err(e) = p.prove_transfer(t, &mut forks).await {
+            // A model that failed, a fork that could not run: this transfer is not tested, and says why.
+            let at = Prover::fork_step(&trace.transfers[t.transfer as usize]);
+            for s in t.suspects.iter_mut().filter(|s| s.proof.as_ref().is_none_or(|p| !p.status.changes())) {
+                s.proof = Some(untested(&e.message, at));
+            }
+            t.proof = Some(TransferProof {
+                status: ProofStatus::NotTested { why: e.message.clone() },
+                all: ProofStatus::NotTested { why: e.message },
+                minimal: vec![],
+                changed: String::new(),
+                at,
+                fork_run: None,
+            });
+        }
     }
     p.cost.ms = p.started.elapsed().as_millis() as u64;
     report.cost = Some(p.cost);
@@ -431,6 +445,44 @@ impl<'a> Prover<'a> {
                 fork_run: None,
             });
         }
+        // What the proof found that the ranking did not list: the proof is its evidence.
+        for id in &minimal {
+            if t.suspects.iter().any(|s| s.item == *id) {
+                continue;
+            }
+            let Some(it) = self.trace.item(*id) else { continue };
+            let loss = if tr.kind == crate::topology::EdgeKind::Delegation {
+                super::Loss::Withheld
+            } else {
+                super::Loss::Dropped
+            };
+            t.suspects.push(super::Suspect {
+                item: *id,
+                agent: it.agent.clone(),
+                kind: it.kind,
+                text: it.searchable().chars().take(240).collect(),
+                loss,
+                score: 0.0,
+                confidence: super::Confidence::Low,
+                evidence: vec![super::Evidence {
+                    kind: super::EvidenceKind::Proven,
+                    text: "the ranking saw no evidence in the run, but restoring it changes the ending".into(),
+                    weight: 0.0,
+                }],
+                class: Some(super::ErrorClass::DataGap),
+                position: tr.sender.iter().position(|s| s == id).unwrap_or(0) as u32,
+                proof: Some(Proof {
+                    status: status.clone(),
+                    changed: changed.clone(),
+                    with: minimal.iter().copied().filter(|m| m != id).collect(),
+                    at,
+                    put_back: minimal_ids(&units, &minimal),
+                    fork_run: None,
+                }),
+            });
+        }
+        // Proven suspects first, each group in the ranking's order.
+        t.suspects.sort_by_key(|s| !s.proof.as_ref().is_some_and(|p| p.status.changes()));
         t.proof = Some(TransferProof { status, all: all.status, minimal, changed, at, fork_run: None });
         Ok(())
     }
@@ -583,6 +635,26 @@ impl<'a> Prover<'a> {
         let (calls, tokens) = fresh_calls(&f);
         self.cost.model_calls += calls;
         self.cost.tokens += tokens;
+        // A model that did not answer (unreachable, refused, a missing mock rule) says nothing
+        // about the restoration: the fork's ending would be the failure.
+        let divergent = f.fork.as_ref().and_then(|i| i.divergence.as_ref()).is_some();
+        if divergent
+            && f.outcome.status == crate::trace::OutcomeStatus::Failed
+            && self.trace.outcome.status != f.outcome.status
+        {
+            let failed = f.steps.iter().rev().find(|s| s.kind == StepKind::Guard && s.detail.starts_with("error:"));
+            if let Some(s) =
+                failed.filter(|s| s.detail.contains("model call failed") || s.detail.contains("mock script"))
+            {
+                return Err(ApiError::new(
+                    ErrorCode::ModelTransport,
+                    format!(
+                        "the model that answers after the restored point failed: {}",
+                        s.detail.trim_start_matches("error: ")
+                    ),
+                ));
+            }
+        }
         Ok(f)
     }
 

@@ -13,7 +13,7 @@ use crate::topology::EdgeKind;
 use crate::trace::{StepKind, Trace, Transfer};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-type Terms = HashMap<String, TermKind>;
+type Terms = std::collections::BTreeMap<String, TermKind>;
 
 /// What the whole run's items say, read once for every transfer.
 pub struct RunText<'a> {
@@ -43,7 +43,7 @@ impl<'a> RunText<'a> {
     }
 
     fn terms(&self, id: ItemId) -> &Terms {
-        static EMPTY: std::sync::LazyLock<Terms> = std::sync::LazyLock::new(HashMap::new);
+        static EMPTY: std::sync::LazyLock<Terms> = std::sync::LazyLock::new(Terms::new);
         self.terms.get(&id).unwrap_or(&EMPTY)
     }
 
@@ -230,7 +230,11 @@ fn score_item(
     // receiver's later work touches.
     let q = qualifiers(&it.searchable());
     // The subject the sender handed over, which the item also speaks about.
-    let subject: Vec<&String> = cx.crossed.handed.keys().filter(|k| t.contains_key(*k)).collect();
+    let mut subject: Vec<&String> = cx.crossed.handed.keys().filter(|k| t.contains_key(*k)).collect();
+    subject.sort_by(|a, b| {
+        let w = |s: &String| t.get(s).map(|k| cx.run.weight(s, *k)).unwrap_or(0.0);
+        w(b).total_cmp(&w(a)).then(a.cmp(b))
+    });
     let on_subject = subject.iter().any(|s| t.get(*s).is_some_and(|k| *k != TermKind::Word)) || subject.len() >= 2;
     let relevant = known + novel_w >= 1.0 || on_subject;
     // What it says about that subject that did not cross: its identifiers, numbers and names
@@ -267,7 +271,8 @@ fn score_item(
         );
     }
     let mut lost_q: Vec<Qualifier> = vec![];
-    for (qq, scope) in super::text::scopes(&it.searchable()) {
+    let mut claim_sentences: Vec<String> = vec![];
+    for super::text::Scope { qualifier: qq, scope, sentence } in super::text::scopes(&it.searchable()) {
         let total: f32 = scope.iter().map(|(s, k)| cx.run.weight(s, *k)).sum();
         let kept: f32 =
             scope.iter().filter(|(s, _)| cx.crossed.terms.contains_key(s)).map(|(s, k)| cx.run.weight(s, *k)).sum();
@@ -276,8 +281,11 @@ fn score_item(
             .qualified
             .iter()
             .any(|(cq, ct)| cq.contains(&qq) && scope.iter().any(|(s, _)| ct.contains_key(s)));
-        if total > 0.0 && kept / total < 0.5 && !kept_with_it && relevant && !lost_q.contains(&qq) {
-            lost_q.push(qq);
+        if total > 0.0 && kept / total < 0.5 && !kept_with_it && relevant {
+            if !lost_q.contains(&qq) {
+                lost_q.push(qq);
+            }
+            claim_sentences.extend(sentence);
         }
     }
     if let Some(r) = transformed_as {
@@ -296,14 +304,16 @@ fn score_item(
             format!("states {words} that nothing {} received keeps", tr.to),
         );
         // 3. A claim handed over about the same subject, without that qualification.
-        if !subject.is_empty() {
+        // The sender's hand-over speaks of what the qualified sentence speaks of.
+        let claimed: Vec<&&String> = subject.iter().filter(|s| claim_sentences.contains(s)).collect();
+        if !claimed.is_empty() {
             f.add(
                 EvidenceKind::Claim,
                 2.0,
                 format!(
                     "{} handed over {} about the same subject without it",
                     tr.from,
-                    subject
+                    claimed
                         .iter()
                         .take(3)
                         .map(|s| format!("'{}'", super::text::surface(&it.searchable(), s).unwrap_or(s)))

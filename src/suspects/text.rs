@@ -3,7 +3,7 @@
 //! the run) and its grammatical qualifiers (negation, condition, obligation, limit), which are
 //! closed classes of English function words, not a vocabulary of any domain.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// How a term looks, which says how much it pins down.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -303,7 +303,9 @@ const LIMIT: &[&str] = &[
 ];
 
 fn is_stop(w: &str) -> bool {
-    STOP.contains(&w)
+    static SET: std::sync::LazyLock<std::collections::HashSet<&'static str>> =
+        std::sync::LazyLock::new(|| STOP.iter().copied().collect());
+    SET.contains(w)
 }
 
 /// The words of a text with their byte offsets, split on anything but letters, digits and the
@@ -383,8 +385,8 @@ fn kind_of(word: &str, sentence_start: bool) -> Option<TermKind> {
 }
 
 /// The terms of a text: stem → the strongest kind it appeared as.
-pub fn terms(text: &str) -> HashMap<String, TermKind> {
-    let mut out: HashMap<String, TermKind> = HashMap::new();
+pub fn terms(text: &str) -> BTreeMap<String, TermKind> {
+    let mut out: BTreeMap<String, TermKind> = BTreeMap::new();
     let mut sentence_start = true;
     let mut last_end = 0;
     for (at, w) in words(text) {
@@ -407,7 +409,7 @@ pub fn terms(text: &str) -> HashMap<String, TermKind> {
 /// Each qualifier a text states with its scope: the terms of the words it governs (up to six
 /// words after it, within its sentence; a comparative's `than` reaches back to the words
 /// before it too).
-pub fn scopes(text: &str) -> Vec<(Qualifier, Vec<(String, TermKind)>)> {
+pub fn scopes(text: &str) -> Vec<Scope> {
     let ws = words(text);
     let mut out = vec![];
     for (i, (at, w)) in ws.iter().enumerate() {
@@ -434,9 +436,20 @@ pub fn scopes(text: &str) -> Vec<(Qualifier, Vec<(String, TermKind)>)> {
             }
             end = next_at + nw.len();
         }
-        out.push((q, scope));
+        // The sentence it stands in: from the last stop before it to the next one after.
+        let from = text[..*at].rfind(['.', '!', '?', ';', '\n', ':']).map(|p| p + 1).unwrap_or(0);
+        let to = text[*at..].find(['.', '!', '?', ';', '\n']).map(|p| at + p).unwrap_or(text.len());
+        let sentence = terms(&text[from..to]).into_keys().collect();
+        out.push(Scope { qualifier: q, scope, sentence });
     }
     out
+}
+
+/// A qualifier, the terms it governs and the terms of its sentence.
+pub struct Scope {
+    pub qualifier: Qualifier,
+    pub scope: Vec<(String, TermKind)>,
+    pub sentence: Vec<String>,
 }
 
 /// The first word of `text` whose stem is `stem`, as written.
@@ -500,7 +513,7 @@ pub struct Rarity {
 }
 
 impl Rarity {
-    pub fn add(&mut self, terms: &HashMap<String, TermKind>) {
+    pub fn add(&mut self, terms: &BTreeMap<String, TermKind>) {
         self.n += 1;
         for t in terms.keys() {
             *self.df.entry(t.clone()).or_default() += 1;

@@ -273,8 +273,9 @@ fn events_stream_in_order_and_match_the_trace() {
                 RunEvent::Item(_) => "item".into(),
                 RunEvent::Step(s) => format!("step:{}", s.kind.as_str()),
                 RunEvent::Transfer(_) => "transfer".into(),
-                RunEvent::Finished { outcome, .. } => format!("end:{}", outcome.status.as_str()),
                 RunEvent::Paused { .. } => "paused".into(),
+                RunEvent::Returned { .. } => "returned".into(),
+                RunEvent::Finished { outcome, .. } => format!("end:{}", outcome.status.as_str()),
             })
         })),
         ..Default::default()

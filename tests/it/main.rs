@@ -19,6 +19,7 @@ mod import_fixtures;
 mod lint;
 mod matrix;
 mod paging;
+mod prove;
 mod providers;
 mod real_groupchat;
 mod real_model;

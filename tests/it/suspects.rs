@@ -1,7 +1,8 @@
 //! Suspects and the verdict on the examples, with no pinned fact to help: ticket-reopen without
 //! its fact must still point at the flag-and-rollout item at resolution → verification and name
-//! that transfer; the supervisor version (the owner keeps everything) raises no high suspect; a
-//! run that ends well gets no verdict. Expectations read from the example files.
+//! that transfer; the supervisor version (the owner keeps the fact, rejects the worker's early
+//! claim and ends well) gets no verdict; a run that ends well gets no verdict. Expectations read
+//! from the example files.
 
 use crate::common::{baton, example, stdout};
 use baton::engine::{RunOptions, run_mock};
@@ -31,27 +32,37 @@ fn without_its_pinned_fact_ticket_reopen_still_points_at_the_flag_and_rollout() 
     assert_eq!(top.confidence, Confidence::High);
     assert!(top.evidence.iter().any(|e| e.text.contains("FIX_4812 (step 7")), "{:?}", top.evidence);
     assert!(top.evidence.iter().any(|e| e.text.contains("'resolved'")), "{:?}", top.evidence);
-    // The verdict names that transfer, because the run reverses its result (a reopen).
+    // The verdict names that transfer, suspected (not proven): Verification reopens ticket 4812,
+    // which Resolution had acted on (its transfer call's arguments).
     assert_eq!(r.verdict.transfer, Some(at.transfer));
-    assert!(r.verdict.bad.as_deref().unwrap().contains("reopen"), "{:?}", r.verdict.bad);
+    assert_eq!(r.verdict.basis, baton::suspects::Basis::Suspected);
+    // Without the fact the scenario's own expect: (the fact lost at that handoff) fails.
+    assert_eq!(r.verdict.ending.by, baton::suspects::JudgedBy::Expect);
+    assert!(r.verdict.bad.as_deref().unwrap().contains("fact_lost_at"), "{:?}", r.verdict.bad);
+    // The example as written: its expect: holds, and the run's structure shows the reopen of
+    // the ticket Resolution acted on.
+    let whole = suspects(&run(&baton::config::load(&example("ticket-reopen.yaml")).unwrap()));
+    assert_eq!(whole.verdict.ending.by, baton::suspects::JudgedBy::Signal);
+    assert!(whole.verdict.bad.as_deref().unwrap().contains("'reopen' on 4812"), "{:?}", whole.verdict.bad);
     // At Triage's handoff nothing of weight was lost.
     let first = r.transfers.iter().find(|x| x.from == "triage").unwrap();
     assert!(first.suspects.iter().all(|s| s.confidence == Confidence::Low), "{:?}", first.suspects);
 }
 
 #[test]
-fn the_supervisor_version_raises_no_high_suspect_and_a_good_run_no_verdict() {
+fn the_supervisor_version_and_a_good_run_get_no_verdict() {
     let trace = run(&baton::config::load(&example("ticket-supervisor.yaml")).unwrap());
     let r = suspects(&trace);
     assert!(!r.transfers.is_empty());
-    for t in &r.transfers {
-        assert!(
-            t.suspects.iter().all(|s| s.confidence < Confidence::High),
-            "transfer {}: {:?}",
-            t.transfer,
-            t.suspects
-        );
-    }
+    // Resolution never held the fact (the supervisor keeps it): a suspect at that delegation,
+    // withheld, ranked on its evidence; the supervisor's rejection of the early claim shows it.
+    let at = r.transfers.iter().find(|t| t.to == "resolution").unwrap();
+    assert!(
+        at.suspects
+            .iter()
+            .any(|s| s.kind == baton::context::ItemKind::PinnedFact && s.loss == baton::suspects::Loss::Withheld)
+    );
+    // The last claim was accepted and the supervisor ends well: nothing judges the run bad.
     assert_eq!(r.verdict.bad, None, "{:?}", r.verdict);
     let triage = run(&baton::config::load(&example("support-triage.yaml")).unwrap());
     assert_eq!(suspects(&triage).verdict.bad, None);
@@ -75,7 +86,7 @@ fn the_cli_prints_suspects_and_the_verdict() {
     assert_eq!(v[0]["verdict"]["transfer"], 1);
     let out = baton(&["run", example("ticket-reopen.yaml").to_str().unwrap()]);
     assert!(
-        stdout(&out).contains("verdict: most likely cause: transfer 1 (resolution → verification)"),
+        stdout(&out).contains("verdict: suspected cause: transfer 1 (resolution → verification)"),
         "{}",
         stdout(&out)
     );
