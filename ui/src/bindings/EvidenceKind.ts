@@ -3,4 +3,4 @@
 /**
  * What kind of evidence a suspect has.
  */
-export type EvidenceKind = "constraint" | "reappears" | "claim" | "user_stated" | "transformed";
+export type EvidenceKind = "constraint" | "reappears" | "touches" | "claim" | "subject" | "user_stated" | "unrepeatable" | "pinned" | "transformed" | "proven" | "covered";

@@ -30,6 +30,11 @@ drop: Array<string>,
  */
 restore: Array<string>, 
 /**
+ * Item ids of the run to put back into the receiver's context at the fork step (what did
+ * not cross the transfer there), each where it stood in the sender's context.
+ */
+put_back: Array<string>, 
+/**
  * A new `guards.max_turns`.
  */
 max_turns?: number, then: Then, };

@@ -3,4 +3,4 @@
 /**
  * How the item failed to reach the receiver.
  */
-export type Loss = "dropped" | "transformed" | "withheld";
+export type Loss = "dropped" | "transformed" | "withheld" | "left_behind";

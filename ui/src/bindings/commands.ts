@@ -19,18 +19,24 @@ import type { ImportCodeArgs } from "./ImportCodeArgs";
 import type { ImportedCode } from "./ImportedCode";
 import type { LintArgs } from "./LintArgs";
 import type { ListRunsArgs } from "./ListRunsArgs";
+import type { MarkArgs } from "./MarkArgs";
 import type { MatrixArgs } from "./MatrixArgs";
 import type { MatrixReport } from "./MatrixReport";
 import type { NewTopologyArgs } from "./NewTopologyArgs";
 import type { NoArgs } from "./NoArgs";
 import type { OpenedTopology } from "./OpenedTopology";
 import type { PathArgs } from "./PathArgs";
+import type { ProveArgs } from "./ProveArgs";
+import type { ProveJob } from "./ProveJob";
+import type { ProveState } from "./ProveState";
+import type { ProveStatusArgs } from "./ProveStatusArgs";
 import type { ProviderStatus } from "./ProviderStatus";
 import type { RefactorArgs } from "./RefactorArgs";
 import type { Refactored } from "./Refactored";
 import type { RunEvents } from "./RunEvents";
 import type { RunEventsArgs } from "./RunEventsArgs";
 import type { RunIdArgs } from "./RunIdArgs";
+import type { RunMark } from "./RunMark";
 import type { RunOverview } from "./RunOverview";
 import type { RunPage } from "./RunPage";
 import type { RunQuery } from "./RunQuery";
@@ -101,6 +107,14 @@ export interface Commands {
   fork_run: { args: ForkArgs; result: ForkedRun };
   /** What did not reach each transfer's receiver, ranked by evidence that it mattered, and the verdict. */
   suspects: { args: RunIdArgs; result: SuspectReport };
+  /** Starts proving a run's suspects by counterfactual replay (forks with what was lost put back). */
+  prove_start: { args: ProveArgs; result: ProveJob };
+  /** A proof's progress and, once done, the report with every proof (waits up to 20 s for news). */
+  prove_status: { args: ProveStatusArgs; result: ProveState };
+  /** Cancels a proof; what it did not reach is reported "not tested (cancelled)". */
+  prove_cancel: { args: ProveStatusArgs; result: null };
+  /** Marks a saved run good or bad (or clears the mark: judgement null), with why. */
+  mark_run: { args: MarkArgs; result: RunMark | null };
   /** Every context policy at one handoff of a saved run: what the receiver would get (no model call). */
   what_if: { args: TransferArgs; result: WhatIf };
   /** Steps of the transfers where a pinned fact was lost. */
@@ -157,6 +171,10 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   "transfer_view",
   "fork_run",
   "suspects",
+  "prove_start",
+  "prove_status",
+  "prove_cancel",
+  "mark_run",
   "what_if",
   "fact_lost_steps",
   "delete_run",
