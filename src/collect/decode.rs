@@ -77,6 +77,7 @@ pub(super) fn from_proto(req: ExportTraceServiceRequest) -> Vec<Span> {
     let mut out = vec![];
     for rs in req.resource_spans {
         for ss in rs.scope_spans {
+            let scope = ss.scope.as_ref().map(|s| s.name.clone()).unwrap_or_default();
             for sp in ss.spans {
                 let error = sp
                     .status
@@ -97,6 +98,19 @@ pub(super) fn from_proto(req: ExportTraceServiceRequest) -> Vec<Span> {
                         .collect(),
                     error,
                     kind: Default::default(),
+                    scope: scope.clone(),
+                    events: sp
+                        .events
+                        .into_iter()
+                        .map(|e| {
+                            let attrs = e
+                                .attributes
+                                .into_iter()
+                                .map(|kv| (kv.key, kv.value.map(value).unwrap_or(Value::Null)))
+                                .collect();
+                            (e.name, attrs)
+                        })
+                        .collect(),
                 });
             }
         }

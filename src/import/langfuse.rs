@@ -81,7 +81,7 @@ pub fn spans_of(export: &Value) -> Vec<Span> {
             end: nanos(o.get("endTime")).max(nanos(o.get("startTime"))),
             attrs: Attrs::from_pairs(attrs.into_iter().collect()),
             error,
-            kind: Default::default(),
+            ..Default::default()
         });
     }
     out

@@ -231,3 +231,49 @@ pub fn genai_messages_str(text: &str) -> Option<Vec<MsgRec>> {
     }
     Some(out)
 }
+
+/// One LangChain message as its serializer writes it (`{"lc": 1, "type": "constructor", "id":
+/// [..., "AIMessage"], "kwargs": {content, type, name, tool_calls, tool_call_id}}`) or as its
+/// plain dict (`{"type": "ai", "content": …}`).
+fn langchain_message(v: &Value) -> Option<MsgRec> {
+    let k = v.get("kwargs").unwrap_or(v);
+    let class = v.get("id").and_then(Value::as_array).and_then(|id| id.last()).and_then(Value::as_str).unwrap_or("");
+    let kind = k.get("type").and_then(Value::as_str).unwrap_or(class);
+    let role = match kind {
+        "system" | "SystemMessage" => Role::System,
+        "human" | "HumanMessage" => Role::User,
+        "ai" | "AIMessage" | "AIMessageChunk" => Role::Assistant,
+        "tool" | "ToolMessage" => Role::Tool,
+        _ => return None,
+    };
+    let mut m = MsgRec::text(role, content_text(k.get("content").unwrap_or(&Value::Null)));
+    if role == Role::Assistant {
+        m.author = k.get("name").and_then(Value::as_str).filter(|n| !n.is_empty()).map(str::to_owned);
+        for c in k.get("tool_calls").and_then(Value::as_array).into_iter().flatten() {
+            m.calls.push(CallRec {
+                id: c.get("id").and_then(Value::as_str).unwrap_or_default().to_owned(),
+                name: c.get("name").and_then(Value::as_str).unwrap_or_default().to_owned(),
+                arguments: args_text(c.get("args")),
+            });
+        }
+    }
+    if role == Role::Tool {
+        m.call_id = k.get("tool_call_id").and_then(Value::as_str).map(str::to_owned);
+    }
+    Some(m)
+}
+
+/// LangChain's model input (`{"messages": [[message, …]]}`) or output (`{"generations":
+/// [[{"message": …}]]}`), as LangSmith's OTel export keeps them in `gen_ai.prompt` /
+/// `gen_ai.completion`. None when it is neither.
+pub fn langchain_messages(v: &Value) -> Option<Vec<MsgRec>> {
+    if let Some(batches) = v.get("messages").and_then(Value::as_array) {
+        let first = batches.first()?;
+        let list = first.as_array().map(|a| a.as_slice()).unwrap_or(batches.as_slice());
+        let out: Vec<MsgRec> = list.iter().filter_map(langchain_message).collect();
+        return (!out.is_empty()).then_some(out);
+    }
+    let gens = v.get("generations")?.as_array()?.first()?.as_array()?;
+    let out: Vec<MsgRec> = gens.iter().filter_map(|g| g.get("message").and_then(langchain_message)).collect();
+    (!out.is_empty()).then_some(out)
+}

@@ -65,6 +65,8 @@ struct Builder<'f> {
     /// Delegations that returned and wait for the caller's next recorded input, which shows
     /// what came back: (transfer index, the caller).
     returning: Vec<(usize, String)>,
+    /// The tools the source shows handing the turn on.
+    transfer_tools: Vec<String>,
 }
 
 fn words(s: &str) -> HashSet<String> {
@@ -174,7 +176,7 @@ impl Builder<'_> {
     }
 
     fn is_transfer_tool(&self, name: &str) -> bool {
-        name.starts_with("transfer_to_") || name == "transfer_to_agent"
+        name.starts_with("transfer_to_") || self.transfer_tools.iter().any(|t| t == name)
     }
 
     /// The agent's own items: the pinned facts it holds (from an overlay topology).
@@ -512,7 +514,13 @@ impl Builder<'_> {
             return;
         };
         let worker = self.ctx.get(from).cloned().unwrap_or_default();
-        let task: std::collections::HashSet<ItemId> = self.transfers[idx].receiver.iter().copied().collect();
+        // What the caller gave: the receiver's items and what they were made from.
+        let receiver = &self.transfers[idx].receiver;
+        let task: std::collections::HashSet<ItemId> = receiver
+            .iter()
+            .copied()
+            .chain(receiver.iter().flat_map(|id| self.store.get(*id).derived_from.clone()))
+            .collect();
         let left_behind = worker.iter().copied().filter(|id| !task.contains(id)).collect();
         self.transfers[idx].back = Some(crate::trace::Back { step, worker, returned: vec![], left_behind });
         self.returning.push((idx, to.to_owned()));
@@ -525,18 +533,18 @@ impl Builder<'_> {
             let (idx, _) = self.returning.remove(pos);
             let before: std::collections::HashSet<ItemId> = self.transfers[idx].sender.iter().copied().collect();
             let new: Vec<ItemId> = input.iter().copied().filter(|id| !before.contains(id)).collect();
-            let texts: Vec<HashSet<String>> = new.iter().map(|id| words(&self.store.get(*id).searchable())).collect();
+            let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+            let texts: Vec<String> = new.iter().map(|id| flat(&self.store.get(*id).searchable())).collect();
             let Some(back) = self.transfers[idx].back.as_mut() else { continue };
             let store = &self.store;
+            // Came back: the same item, or its words whole inside an item the caller got (a
+            // framework that wraps the worker's answer in its own message).
             back.left_behind.retain(|id| {
                 if new.contains(id) {
                     return false;
                 }
-                let w = words(&store.get(*id).searchable());
-                w.is_empty()
-                    || !texts
-                        .iter()
-                        .any(|t| w.iter().filter(|x| t.contains(*x)).count() as f64 >= CONTAINMENT * w.len() as f64)
+                let w = flat(&store.get(*id).searchable());
+                w.is_empty() || !texts.iter().any(|t| t.contains(w.as_str()))
             });
             back.returned = new;
         }
@@ -694,6 +702,7 @@ pub fn reconstruct(run: &RecordedRun, format: &str, file: &str, overlay: Option<
         notes: run.notes.clone(),
         last_text: HashMap::new(),
         returning: vec![],
+        transfer_tools: run.transfer_tools.clone(),
     };
     for a in &run.agents {
         b.see_agent(a);

@@ -156,6 +156,8 @@ pub struct RecordedRun {
     pub final_output: Option<Option<String>>,
     /// Why the run ended, when the source says (a stop reason, a termination condition).
     pub end: Option<String>,
+    /// Tools whose calls handed the turn on (beside `transfer_to_*`), as the source showed them.
+    pub transfer_tools: Vec<String>,
     /// Labels the source file carries about the run (a benchmark's ground truth and failure
     /// attribution), kept verbatim in the trace's `source.labels`.
     pub labels: serde_json::Map<String, serde_json::Value>,

@@ -12,6 +12,7 @@ mod engine;
 mod export_python;
 mod fidelity;
 mod fork;
+mod frameworks;
 mod guardrails;
 mod import;
 mod import_code;

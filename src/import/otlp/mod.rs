@@ -4,6 +4,9 @@
 //! (`openinference.span.kind`, `llm.input_messages.<i>.message.*`, `tool.name`...). Handoffs
 //! are inferred where no span says so: `transfer_to_*` tool calls and successive agent spans.
 
+mod events;
+mod frameworks;
+
 use super::messages::genai_messages;
 use super::recorded::{CallRec, CallTime, Ev, MsgRec, RecordedRun, Role};
 use crate::providers::Usage;
@@ -25,6 +28,11 @@ pub struct Span {
     /// What the span is (agent, model call, tool), worked out once: reconstruction asks for
     /// every span on every parent walk.
     pub kind: std::cell::OnceCell<Kind>,
+    /// The instrumentation scope's name (`openinference.instrumentation.langchain`,
+    /// `strands.telemetry.tracer`…).
+    pub scope: String,
+    /// The span's events: name and attributes (older GenAI conventions keep messages there).
+    pub events: Vec<(String, Attrs)>,
 }
 
 /// A span's attributes: a short list searched in order (cheaper to build than a map, and
@@ -33,6 +41,14 @@ pub struct Span {
 pub struct Attrs(Vec<(String, Value)>);
 
 impl Attrs {
+    /// Sets an attribute (an adapter adding what a convention lacks).
+    pub fn set(&mut self, k: &str, v: Value) {
+        match self.0.iter_mut().find(|(key, _)| key == k) {
+            Some(slot) => slot.1 = v,
+            None => self.0.push((k.to_owned(), v)),
+        }
+    }
+
     pub fn get(&self, k: &str) -> Option<&Value> {
         self.0.iter().find(|(key, _)| key == k).map(|(_, v)| v)
     }
@@ -104,6 +120,7 @@ pub fn spans_of(doc: &Value) -> Vec<Span> {
     for rs in doc.get("resourceSpans").and_then(Value::as_array).into_iter().flatten() {
         let scopes = rs.get("scopeSpans").or_else(|| rs.get("instrumentationLibrarySpans"));
         for ss in scopes.and_then(Value::as_array).into_iter().flatten() {
+            let scope = ss.pointer("/scope/name").and_then(Value::as_str).unwrap_or_default();
             for sp in ss.get("spans").and_then(Value::as_array).into_iter().flatten() {
                 let status = sp.get("status");
                 let error = status
@@ -121,6 +138,18 @@ pub fn spans_of(doc: &Value) -> Vec<Span> {
                         .collect(),
                     error,
                     kind: Default::default(),
+                    scope: scope.to_owned(),
+                    events: sp
+                        .get("events")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .map(|e| {
+                            let name = e.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
+                            let list = e.get("attributes").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
+                            (name, attrs_of(list).into_iter().collect())
+                        })
+                        .collect(),
                 });
             }
         }
@@ -146,7 +175,21 @@ pub fn spans_from_slice(bytes: &[u8]) -> Result<Vec<Span>, serde_json::Error> {
     #[derive(Deserialize)]
     struct Ss<'a> {
         #[serde(default, borrow)]
+        scope: Option<Scope<'a>>,
+        #[serde(default, borrow)]
         spans: Vec<Raw<'a>>,
+    }
+    #[derive(Deserialize)]
+    struct Scope<'a> {
+        #[serde(default, borrow)]
+        name: Cow<'a, str>,
+    }
+    #[derive(Deserialize)]
+    struct Event<'a> {
+        #[serde(default, borrow)]
+        name: Cow<'a, str>,
+        #[serde(default, borrow)]
+        attributes: Vec<Kv<'a>>,
     }
     #[derive(Deserialize)]
     #[serde(untagged)]
@@ -233,11 +276,14 @@ pub fn spans_from_slice(bytes: &[u8]) -> Result<Vec<Span>, serde_json::Error> {
         attributes: Vec<Kv<'a>>,
         #[serde(default, borrow)]
         status: Option<Status<'a>>,
+        #[serde(default, borrow)]
+        events: Vec<Event<'a>>,
     }
     let doc: Doc<'_> = serde_json::from_slice(bytes)?;
     let mut out = vec![];
     for rs in doc.resource_spans {
         for ss in rs.scope_spans {
+            let scope = ss.scope.map(|s| s.name.into_owned()).unwrap_or_default();
             for sp in ss.spans {
                 let error = sp
                     .status
@@ -253,6 +299,19 @@ pub fn spans_from_slice(bytes: &[u8]) -> Result<Vec<Span>, serde_json::Error> {
                     attrs: sp.attributes.into_iter().map(|kv| (kv.key.into_owned(), kv.value.into_value())).collect(),
                     error,
                     kind: Default::default(),
+                    scope: scope.clone(),
+                    events: sp
+                        .events
+                        .into_iter()
+                        .map(|e| {
+                            let attrs = e
+                                .attributes
+                                .into_iter()
+                                .map(|kv| (kv.key.into_owned(), kv.value.into_value()))
+                                .collect();
+                            (e.name.into_owned(), attrs)
+                        })
+                        .collect(),
                 });
             }
         }
@@ -410,7 +469,9 @@ fn openinference_messages(a: &Attrs, prefix: &str) -> Option<Vec<MsgRec>> {
         match field {
             "message.role" => {
                 m.role = match val.as_str() {
-                    "assistant" | "model" => Role::Assistant,
+                    // smolagents sends its earlier calls as assistant text (`tool-call`) and their
+                    // observations as user text (`tool-response`).
+                    "assistant" | "model" | "tool-call" => Role::Assistant,
                     "system" | "developer" => Role::System,
                     "tool" => Role::Tool,
                     _ => Role::User,
@@ -423,6 +484,8 @@ fn openinference_messages(a: &Attrs, prefix: &str) -> Option<Vec<MsgRec>> {
                 multipart.entry(i).or_default().insert(idx, val);
             }
             "message.tool_call_id" => m.call_id = Some(val),
+            // Who wrote it (LangChain sets an agent's name on its messages).
+            "message.name" => m.author = Some(val).filter(|v| !v.is_empty()),
             f if f.starts_with("message.tool_calls.") => {
                 let rest = &f["message.tool_calls.".len()..];
                 let mut p = rest.splitn(2, '.');
@@ -455,6 +518,11 @@ fn openinference_messages(a: &Attrs, prefix: &str) -> Option<Vec<MsgRec>> {
             m.text = p.into_values().collect::<Vec<_>>().join("\n");
         }
     }
+    // A name on an assistant message is the agent that wrote it; on a tool message it is the
+    // tool's, on a user message the person's: neither is an author among the agents.
+    for m in by_index.values_mut().filter(|m| m.role != Role::Assistant) {
+        m.author = None;
+    }
     Some(by_index.into_values().collect())
 }
 
@@ -465,16 +533,22 @@ fn json_attr(a: &Attrs, k: &str) -> Option<Value> {
     }
 }
 
-fn model_messages(a: &Attrs, input: bool) -> Option<Vec<MsgRec>> {
+fn model_messages(sp: &Span, input: bool) -> Option<Vec<MsgRec>> {
+    attr_messages(&sp.attrs, input).or_else(|| events::event_messages(sp, input))
+}
+
+fn attr_messages(a: &Attrs, input: bool) -> Option<Vec<MsgRec>> {
     let (genai, oi) = if input {
         ("gen_ai.input.messages", "llm.input_messages.")
     } else {
         ("gen_ai.output.messages", "llm.output_messages.")
     };
     let fast = a.get(genai).and_then(Value::as_str).and_then(super::messages::genai_messages_str);
+    let langchain = if input { "gen_ai.prompt" } else { "gen_ai.completion" };
     let mut msgs = fast
         .or_else(|| json_attr(a, genai).map(|v| genai_messages(&v)))
         .or_else(|| openinference_messages(a, oi))
+        .or_else(|| json_attr(a, langchain).as_ref().and_then(super::messages::langchain_messages))
         .or_else(|| other_convention_messages(a, input));
     let sys = if input { json_attr(a, "gen_ai.system_instructions") } else { None };
     if let Some(sys) = sys.map(|v| match v {
@@ -564,10 +638,15 @@ pub fn conversation_of(spans: &[Span]) -> Option<String> {
 pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
     // Fully ordered (ids break ties), so the spans' order in the file never matters.
     spans.sort_by(|a, b| (a.start, a.end, &a.id).cmp(&(b.start, b.end, &b.id)));
+    let mut notes = vec![];
+    for sp in spans.iter_mut() {
+        events::lift_details(sp);
+    }
+    let frameworks = frameworks::adapt(spans, &mut notes);
+    let spans: &[Span] = spans;
     let by_id: HashMap<String, usize> = spans.iter().enumerate().map(|(i, s)| (s.id.clone(), i)).collect();
     let parent = |s: &Span| by_id.get(&s.parent).map(|i| &spans[*i]);
     let mut events: Vec<Ev> = vec![];
-    let mut notes = vec![];
     let mut contrib_sdk = false;
     let mut owner: Option<String> = None;
     let mut pending_transfer: Option<String> = None;
@@ -596,6 +675,21 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
             }
         }
     }
+    // Agent spans that own a model call (the nearest agent above it): agents, never wrappers.
+    let mut owns_calls: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    for m in spans.iter().filter(|s| kind_of(s) == Kind::Model) {
+        let mut up = parent(m);
+        let mut hops = 0usize;
+        while let Some(p) = up.filter(|_| hops <= spans.len()) {
+            hops += 1;
+            if kind_of(p) == Kind::Agent {
+                owns_calls.insert(p.id.as_str());
+                break;
+            }
+            up = parent(p);
+        }
+    }
+    containers.retain(|c| !owns_calls.contains(c));
     // Agents a transfer names: `transfer_to_agent {agent_name}` tool spans, `transfer_to_<name>`.
     let transfer_targets: std::collections::HashSet<String> = spans
         .iter()
@@ -609,7 +703,11 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
                 json_attr(&s.attrs, "gen_ai.tool.call.arguments").or_else(|| json_attr(&s.attrs, "input.value"))?;
             args.get("agent_name").and_then(Value::as_str).map(str::to_owned)
         })
+        .chain(spans.iter().filter_map(|s| text_attr(&s.attrs, "baton.transfer.to")))
         .collect();
+    let agent_names: std::collections::HashSet<String> = spans.iter().filter_map(agent_name).collect();
+    // The tools that handed the turn on (their calls are transfer calls in the rebuilt run).
+    let mut transfer_tools: Vec<String> = vec![];
     let provider = spans
         .iter()
         .find_map(|s| text_attr(&s.attrs, "gen_ai.provider.name").or_else(|| text_attr(&s.attrs, "gen_ai.system")));
@@ -666,6 +764,7 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
                 let mut up = parent(sp);
                 let mut via_tool = false;
                 let mut caller = None;
+                let mut caller_calls = false;
                 let mut hops = 0usize;
                 while let Some(p) = up.filter(|_| hops <= limit) {
                     hops += 1;
@@ -674,11 +773,15 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
                     }
                     if kind_of(p) == Kind::Agent {
                         caller = agent_name(p);
+                        caller_calls = owns_calls.contains(p.id.as_str());
                         break;
                     }
                     up = parent(p);
                 }
-                match (caller, via_tool) {
+                // Nested under another agent's span, through its tool or straight under an agent
+                // that calls its own model (a manager running a managed agent): the caller gets
+                // the turn back when it ends — a delegation.
+                match (caller, via_tool || caller_calls) {
                     (Some(c), true) if c != name => {
                         events.push(Ev::Transfer {
                             kind: EdgeKind::Delegation,
@@ -734,8 +837,8 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
                     });
                     owner = Some(target);
                 }
-                let input = model_messages(&sp.attrs, true);
-                let output = model_messages(&sp.attrs, false).unwrap_or_default();
+                let input = model_messages(sp, true);
+                let output = model_messages(sp, false).unwrap_or_default();
                 saw_content |= input.is_some();
                 let usage = sp
                     .attrs
@@ -786,16 +889,34 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
                 let name = text_attr(&sp.attrs, "gen_ai.tool.name")
                     .or_else(|| text_attr(&sp.attrs, "tool.name"))
                     .unwrap_or_else(|| sp.name.trim_start_matches("execute_tool ").to_owned());
-                // A transfer tool is the transfer itself: agent spans (or the next model call)
-                // say who received it.
-                if name.starts_with("transfer_to_") || sp.attrs.contains_key("baton.transfer.kind") {
-                    pending_policy = text_attr(&sp.attrs, "baton.transfer.policy");
-                    continue;
-                }
                 let arguments = text_attr(&sp.attrs, "gen_ai.tool.call.arguments")
                     .or_else(|| text_attr(&sp.attrs, "tool.parameters"))
                     .or_else(|| text_attr(&sp.attrs, "input.value"))
                     .unwrap_or_else(|| "{}".into());
+                // A transfer tool is the transfer itself: agent spans (or the next model call)
+                // say who received it. It is one by its name (`transfer_to_<agent>`), by an
+                // adapter's mark, or by naming an agent of the trace as where the turn goes.
+                let names_agent = serde_json::from_str::<Value>(&arguments).ok().is_some_and(|a| {
+                    ["agent_name", "to_agent", "agent", "target_agent"].iter().any(|k| {
+                        a.get(*k).and_then(Value::as_str).is_some_and(|v| {
+                            agent_names.contains(v) || agent_names.iter().any(|n| crate::topology::snake_case(n) == v)
+                        })
+                    })
+                });
+                if let Some(to) = text_attr(&sp.attrs, "baton.transfer.to") {
+                    pending_transfer.get_or_insert(to);
+                }
+                if name.starts_with("transfer_to_")
+                    || sp.attrs.contains_key("baton.transfer.kind")
+                    || sp.attrs.contains_key("baton.transfer.to")
+                    || names_agent
+                {
+                    if !transfer_tools.contains(&name) {
+                        transfer_tools.push(name.clone());
+                    }
+                    pending_policy = text_attr(&sp.attrs, "baton.transfer.policy");
+                    continue;
+                }
                 let output =
                     text_attr(&sp.attrs, "gen_ai.tool.call.result").or_else(|| text_attr(&sp.attrs, "output.value"));
                 let call_id =
@@ -880,6 +1001,10 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
         .find_map(|s| text_attr(&s.attrs, "baton.topology"))
         .or_else(|| spans.iter().find(|s| s.parent.is_empty()).map(|s| s.name.clone()))
         .unwrap_or_else(|| format!("trace {trace_id}"));
+    returns_without_transfer(&mut events, &transfer_tools);
+    if !frameworks.is_empty() {
+        notes.push(format!("read with the {} adapter", frameworks.join(", ")));
+    }
     RecordedRun {
         id: trace_id.to_owned(),
         name,
@@ -889,6 +1014,47 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
         notes,
         agent_ids,
         facts,
+        transfer_tools,
         ..Default::default()
+    }
+}
+
+/// A turn that comes back to the agent that gave it away, without the receiver handing it
+/// back (no transfer call of its own), was a delegation: the framework returned control to the
+/// caller (a supervisor's worker, a graph edge back). Such handoff pairs become a delegation and
+/// its return.
+fn returns_without_transfer(events: &mut [Ev], transfer_tools: &[String]) {
+    let is_transfer = |n: &str| n.starts_with("transfer_to_") || transfer_tools.iter().any(|t| t == n);
+    let mut i = 0;
+    while i < events.len() {
+        let Ev::Transfer { kind: EdgeKind::Handoff, from: a, to: b, .. } = &events[i] else {
+            i += 1;
+            continue;
+        };
+        let (a, b) = (a.clone(), b.clone());
+        let mut handed_on = false;
+        let mut back = None;
+        for (j, e) in events.iter().enumerate().skip(i + 1) {
+            match e {
+                Ev::Model { agent, output, .. } if *agent == b => {
+                    handed_on |= output.iter().flat_map(|m| &m.calls).any(|c| is_transfer(&c.name));
+                }
+                Ev::Transfer { kind: EdgeKind::Handoff, from, to, .. } if *from == b && *to == a => {
+                    back = Some(j);
+                    break;
+                }
+                Ev::Transfer { .. } => break,
+                _ => {}
+            }
+        }
+        if let Some(j) = back.filter(|_| !handed_on) {
+            if let Ev::Transfer { kind, .. } = &mut events[i] {
+                *kind = EdgeKind::Delegation;
+            }
+            events[j] = Ev::Return { from: b, to: a };
+            i = j + 1;
+        } else {
+            i += 1;
+        }
     }
 }
