@@ -192,10 +192,15 @@ fn the_agents_sdk_sends_live_runs_and_two_senders_do_not_mix() {
 /// Runs `tests/collect/<script> URL TAG` once per tag, all at once, against the collector's
 /// OTLP/HTTP endpoint; each sender's printed ground truth, by tag.
 fn send_all(c: &Collector, script: &str, tags: &[&str]) -> Vec<(String, Value)> {
+    send_all_with(python(), c, script, tags)
+}
+
+/// `send_all` with another venv's python (a framework pinned apart).
+fn send_all_with(py: &std::path::Path, c: &Collector, script: &str, tags: &[&str]) -> Vec<(String, Value)> {
     let children: Vec<_> = tags
         .iter()
         .map(|tag| {
-            Command::new(python())
+            Command::new(py)
                 .arg(root().join("tests/collect").join(script))
                 .arg(c.url())
                 .arg(tag)
@@ -263,7 +268,14 @@ fn request_atoms(req: &Value) -> Vec<String> {
                     canon_args(&p["arguments"])
                 )),
                 Some("tool_result") => {
-                    out.push(format!("result {} {}", p["id"].as_str().unwrap_or(""), canon(&p["result"])))
+                    // A result given as content blocks (Strands' `[{"text": …}]`) is its text.
+                    let result = match &p["result"] {
+                        Value::Array(blocks) if blocks.iter().all(|b| b["text"].is_string()) => {
+                            blocks.iter().filter_map(|b| b["text"].as_str()).collect::<Vec<_>>().join("\n")
+                        }
+                        other => canon(other),
+                    };
+                    out.push(format!("result {} {result}", p["id"].as_str().unwrap_or("")))
                 }
                 _ => {}
             }
@@ -365,9 +377,10 @@ fn check_live_runs(c: Collector, sent: &[(String, Value)], agents: impl Fn(&str)
                     "sender {tag}: transfer {i}'s receiver is what {to} got"
                 );
             }
+            // The answer as the model gave it (Strands' printed result adds a line break).
             assert_eq!(
-                trace.outcome.final_output.as_deref(),
-                truth["final_output"].as_str(),
+                trace.outcome.final_output.as_deref().map(str::trim_end),
+                truth["final_output"].as_str().map(str::trim_end),
                 "sender {tag}: final output"
             );
             assert_eq!(name(&trace.outcome.owner), truth["last_agent"].as_str().unwrap(), "sender {tag}: owner");
@@ -394,6 +407,26 @@ fn pydantic_ai_sends_live_runs_with_a_delegation_and_a_handoff() {
     let c = Collector::start();
     let sent = send_all(&c, "send_pydantic_ai.py", &["A", "B"]);
     check_live_runs(c, &sent, |tag| vec![format!("support {tag}"), format!("billing {tag}"), format!("refunds {tag}")]);
+}
+
+/// LangGraph through OpenInference's LangChain instrumentation and the real OTLP/HTTP exporter:
+/// a swarm handoff whose agents are the graph's own (never its router), two senders at once.
+#[test]
+fn langgraph_sends_live_swarm_runs() {
+    let c = Collector::start();
+    let py = crate::common::framework_python("langgraph");
+    let sent = send_all_with(&py, &c, "send_langgraph.py", &["A", "B"]);
+    check_live_runs(c, &sent, |tag| vec![format!("triage {tag}"), format!("billing {tag}")]);
+}
+
+/// Strands' own telemetry (messages as span events) through the real OTLP/HTTP exporter: a
+/// swarm handoff by `handoff_to_agent`, two senders at once.
+#[test]
+fn strands_sends_live_swarm_runs() {
+    let c = Collector::start();
+    let py = crate::common::framework_python("strands");
+    let sent = send_all_with(&py, &c, "send_strands.py", &["A", "B"]);
+    check_live_runs(c, &sent, |tag| vec![format!("triage {tag}"), format!("billing {tag}")]);
 }
 
 /// One span of a protobuf request.

@@ -49,6 +49,14 @@ pub fn python() -> &'static Path {
     })
 }
 
+/// The pinned venv of one framework's fixtures and senders (`scripts/pyenv.sh NAME`, made on
+/// first use from `tests/import/requirements-NAME.txt`).
+pub fn framework_python(name: &str) -> PathBuf {
+    let out = Command::new(root().join("scripts/pyenv.sh")).arg(name).output().expect("run pyenv.sh");
+    assert!(out.status.success(), "pyenv.sh {name} failed: {}", stderr(&out));
+    PathBuf::from(stdout(&out).trim())
+}
+
 /// A fresh, empty PostgreSQL database on the loopback server `scripts/pg.sh` starts.
 pub fn pg_database() -> String {
     static ADMIN: OnceLock<String> = OnceLock::new();
