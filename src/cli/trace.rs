@@ -124,6 +124,9 @@ pub fn run(c: Cmd) -> Outcome {
                 summary.bytes,
                 db.url()
             );
+            for why in &summary.skipped {
+                eprintln!("left out: {why}");
+            }
             Ok(0)
         }
         Cmd::Export { run, to, output, db } => {

@@ -203,6 +203,9 @@ pub struct ImportSummary {
     pub runs: usize,
     pub records: u64,
     pub bytes: u64,
+    /// Traces of the file that held nothing Baton recognises (a workflow's build, a runtime's
+    /// messaging), left out beside the runs it did import, each with why.
+    pub skipped: Vec<String>,
 }
 
 pub type Progress<'a> = &'a mut dyn FnMut(u64, u64);
@@ -242,6 +245,12 @@ impl<'a> Assembler<'a> {
                     run.notes.iter().find(|n| n.starts_with("saw the attribute families")).cloned().unwrap_or_default()
                 ),
             };
+            // An OTLP file may hold traces beside the run (a workflow's build): they are left
+            // out, and the file is refused only if nothing in it is a run.
+            if self.format == Some(SourceFormat::Otlp) {
+                self.summary.skipped.push(why);
+                return Ok(());
+            }
             return Err(ImportError::Empty { file: self.file.clone(), format: format.into(), why });
         }
         let (trace, topo) = reconstruct(&run, format, &self.file, self.overlay);
@@ -674,11 +683,11 @@ pub fn import_reader(
     a.summary.bytes = offset;
     a.summary.format = a.format;
     if a.summary.runs == 0 {
-        return Err(ImportError::Empty {
-            file: file.into(),
-            format: format_name(&a),
-            why: "it holds no spans, traces or events".into(),
-        });
+        let why = match a.summary.skipped.first() {
+            Some(first) => first.clone(),
+            None => "it holds no spans, traces or events".into(),
+        };
+        return Err(ImportError::Empty { file: file.into(), format: format_name(&a), why });
     }
     Ok(a.summary)
 }

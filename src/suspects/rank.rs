@@ -73,6 +73,13 @@ fn afterwards<'a>(trace: &'a Trace, tr: &Transfer) -> Afterwards<'a> {
         if s.depth < depth {
             break;
         }
+        // It handed the conversation on (a handoff step names its receiver as its agent).
+        if s.depth == depth
+            && s.kind == StepKind::Handoff
+            && s.transfer.and_then(|t| trace.transfers.get(t as usize)).is_some_and(|t| t.from == tr.to)
+        {
+            break;
+        }
         if s.depth > depth || s.agent != tr.to {
             continue;
         }
@@ -83,11 +90,6 @@ fn afterwards<'a>(trace: &'a Trace, tr: &Transfer) -> Afterwards<'a> {
                 tools.insert(n);
             }
             items.push((s.index, it));
-        }
-        let handed_on = s.kind == StepKind::Handoff
-            && s.transfer.and_then(|t| trace.transfers.get(t as usize)).is_some_and(|t| t.from == tr.to);
-        if handed_on {
-            break;
         }
     }
     Afterwards { items, tools }

@@ -429,6 +429,17 @@ fn strands_sends_live_swarm_runs() {
     check_live_runs(c, &sent, |tag| vec![format!("triage {tag}"), format!("billing {tag}")]);
 }
 
+/// Microsoft Agent Framework's own telemetry (HandoffBuilder) through the real OTLP/HTTP
+/// exporter: the workflow's build trace is left out, the handoff is read from the model's
+/// `handoff_to_<agent>` call; two senders at once.
+#[test]
+fn agent_framework_sends_live_handoff_runs() {
+    let c = Collector::start();
+    let py = crate::common::framework_python("agent-framework");
+    let sent = send_all_with(&py, &c, "send_agent_framework.py", &["A", "B"]);
+    check_live_runs(c, &sent, |tag| vec![format!("triage {tag}"), format!("billing {tag}")]);
+}
+
 /// One span of a protobuf request.
 fn pb_span(trace: &[u8], id: &[u8], name: &str) -> Span {
     Span {

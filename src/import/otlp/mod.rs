@@ -859,11 +859,21 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
                     .or_else(|| text_attr(&sp.attrs, "llm.model_name"))
                     .or_else(|| text_attr(&sp.attrs, "ai.model.id"))
                     .or_else(|| text_attr(&sp.attrs, "langfuse.observation.model.name"));
-                // A transfer_to_* call the model made: the next agent to speak is its target.
+                // A transfer_to_* call the model made (or handoff_to_<agent> naming an agent of the
+                // trace): the next agent to speak is its target.
                 for m in &output {
                     for c in &m.calls {
                         if let Some(t) = c.name.strip_prefix("transfer_to_") {
                             pending_transfer = Some(t.to_owned());
+                        } else if let Some(t) = c
+                            .name
+                            .strip_prefix("handoff_to_")
+                            .filter(|t| agent_names.iter().any(|n| n == t || crate::topology::snake_case(n) == *t))
+                        {
+                            pending_transfer = Some(t.to_owned());
+                            if !transfer_tools.contains(&c.name) {
+                                transfer_tools.push(c.name.clone());
+                            }
                         }
                     }
                 }
@@ -889,9 +899,13 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
                 let name = text_attr(&sp.attrs, "gen_ai.tool.name")
                     .or_else(|| text_attr(&sp.attrs, "tool.name"))
                     .unwrap_or_else(|| sp.name.trim_start_matches("execute_tool ").to_owned());
+                let from_event = |name: &str, key: &str| {
+                    sp.events.iter().find(|(n, _)| n == name).and_then(|(_, a)| text_attr(a, key))
+                };
                 let arguments = text_attr(&sp.attrs, "gen_ai.tool.call.arguments")
                     .or_else(|| text_attr(&sp.attrs, "tool.parameters"))
                     .or_else(|| text_attr(&sp.attrs, "input.value"))
+                    .or_else(|| from_event("gen_ai.tool.message", "content"))
                     .unwrap_or_else(|| "{}".into());
                 // A transfer tool is the transfer itself: agent spans (or the next model call)
                 // say who received it. It is one by its name (`transfer_to_<agent>`), by an
@@ -917,8 +931,9 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
                     pending_policy = text_attr(&sp.attrs, "baton.transfer.policy");
                     continue;
                 }
-                let output =
-                    text_attr(&sp.attrs, "gen_ai.tool.call.result").or_else(|| text_attr(&sp.attrs, "output.value"));
+                let output = text_attr(&sp.attrs, "gen_ai.tool.call.result")
+                    .or_else(|| text_attr(&sp.attrs, "output.value"))
+                    .or_else(|| from_event("gen_ai.choice", "message"));
                 let call_id =
                     text_attr(&sp.attrs, "gen_ai.tool.call.id").or_else(|| text_attr(&sp.attrs, "tool_call.id"));
                 events.push(Ev::Tool {

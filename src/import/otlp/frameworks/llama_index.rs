@@ -16,15 +16,14 @@ fn detect(spans: &[Span]) -> bool {
 
 /// `current_agent_name='billing'` in a step's input or output text.
 fn current_agent(sp: &Span) -> Option<String> {
-    for k in ["input.value", "output.value"] {
-        let Some(Value::String(v)) = sp.attrs.get(k) else { continue };
+    ["input.value", "output.value"].iter().find_map(|k| {
+        let Some(Value::String(v)) = sp.attrs.get(*k) else { return None };
         let at = v.find("current_agent_name=")? + "current_agent_name=".len();
         let rest = &v[at..];
         let q = rest.chars().next().filter(|c| *c == '\'' || *c == '"')?;
         let end = rest[1..].find(q)?;
-        return Some(rest[1..1 + end].to_owned());
-    }
-    None
+        Some(rest[1..1 + end].to_owned())
+    })
 }
 
 fn adapt(spans: &mut [Span], _notes: &mut Vec<String>) {
