@@ -1,6 +1,7 @@
 //! Suspects and the verdict on a 10,000-step run (a two-agent handoff loop with tool calls,
 //! `last_n(6)` handoffs that drop most of each context, identifiers that reappear later):
-//! wall time of `suspects(&trace)`, the issue's bound being under 1 s.
+//! wall time of `suspects(&trace)`, the issue's bound being under 1 s; and the proof by replay
+//! of a 20-transfer mock run (issue #28's bound: under 2 s).
 
 use baton::engine::{RunOptions, run_mock};
 use std::time::Instant;
@@ -58,4 +59,71 @@ fn main() {
     }
     times.sort_by(f64::total_cmp);
     println!("suspects + verdict: median {:.0} ms, min {:.0} ms, max {:.0} ms (5 runs)", times[2], times[0], times[4]);
+    prove_bench(&rt);
+}
+
+/// A chain of 21 agents and 20 handoffs (`last_n(2)` up to agent 12, then full history), each
+/// agent calling a tool before it hands on; agent 12's tool result says the shipment is hazmat,
+/// lost at its handoff, and the last agent books it as general cargo unless it sees that: the
+/// run's expect: (hazmat booking) fails, and the proof names transfer 12.
+fn chain_yaml() -> String {
+    let n = 21;
+    let mut agents = String::new();
+    let mut edges = String::new();
+    let mut scripts = String::new();
+    for i in 0..n {
+        let tool_result = if i == 12 { "crate C-77 holds UN3480 lithium cells" } else { "checked, nothing to note" };
+        agents.push_str(&format!(
+            "  - id: a{i}\n    name: A{i}\n    instructions: Step {i} of the chain.\n    tools:\n      - {{ name: check_{i}, description: Check., parameters: {{ type: object }}, mock_result: \"{tool_result}\" }}\n"
+        ));
+        if i + 1 < n {
+            // Up to agent 12 each handoff keeps the last two items; from there the whole history.
+            let policy = if i <= 12 { "{ last_n: 2 }" } else { "full" };
+            edges.push_str(&format!("  - {{ kind: handoff, from: a{i}, to: a{}, policy: {policy} }}\n", i + 1));
+            scripts.push_str(&format!(
+                "      a{i}:\n        - when: {{ call: 1 }}\n          calls: [{{ tool: check_{i} }}]\n        - say: Step {i} done.\n          calls: [{{ tool: transfer_to_a{} }}]\n",
+                i + 1
+            ));
+        }
+    }
+    scripts.push_str(&format!(
+        "      a{last}:\n        - when: {{ contains: UN3480 }}\n          say: Booked crate C-77 as hazmat.\n        - say: Booked crate C-77 as general cargo.\n",
+        last = n - 1
+    ));
+    format!(
+        "version: 1\nname: chain20\nentry: a0\nagents:\n{agents}edges:\n{edges}guards: {{ max_turns: 100, max_handoffs: 30, max_model_calls: 200 }}\nscenarios:\n  - name: s\n    input: Ship crate C-77.\n    expect: {{ output_contains: hazmat }}\n    scripts:\n{scripts}"
+    )
+}
+
+fn prove_bench(rt: &tokio::runtime::Runtime) {
+    let t = baton::config::parse(&chain_yaml(), baton::config::Format::Yaml, "<bench>").unwrap();
+    let trace = rt.block_on(run_mock(&t, RunOptions::default())).unwrap();
+    println!(
+        "proof run: {} steps, {} transfers, outcome {:?}",
+        trace.steps.len(),
+        trace.transfers.len(),
+        trace.outcome.final_output
+    );
+    let mut times = vec![];
+    let mut last = None;
+    for _ in 0..5 {
+        let t0 = Instant::now();
+        let r = rt
+            .block_on(baton::suspects::prove(
+                &trace,
+                "",
+                baton::suspects::report(&trace, None),
+                &baton::suspects::ProveOptions::default(),
+            ))
+            .unwrap();
+        times.push(t0.elapsed().as_secs_f64() * 1000.0);
+        last = Some(r.report);
+    }
+    times.sort_by(f64::total_cmp);
+    let r = last.unwrap();
+    let cost = r.cost.unwrap();
+    println!(
+        "prove (mock, every transfer): median {:.0} ms, min {:.0} ms, max {:.0} ms (5 runs); {} forks, {} model calls; verdict: {}",
+        times[2], times[0], times[4], cost.forks, cost.model_calls, r.verdict.text
+    );
 }

@@ -449,6 +449,11 @@ impl<'a> Assembler<'a> {
                 buf.append(&mut spans);
                 Ok(())
             }
+            // A runtime's acknowledgement between the traces of one run does not end it.
+            (Some((_, _, buf)), None) if otlp::is_plumbing(&spans) => {
+                buf.append(&mut spans);
+                Ok(())
+            }
             (_, conv) => {
                 self.flush_conversation(on_run)?;
                 match conv {

@@ -139,8 +139,9 @@ pub fn signal(trace: &Trace) -> Option<(String, u32)> {
         _ => {}
     }
     // A claim its checker rejected, unless a later claim was accepted (the caller recovered).
-    let verdicts = trace.steps.iter().filter(|s| s.kind == StepKind::DelegationReturn && s.detail.contains("· claim "));
-    if let Some(s) = verdicts.last().filter(|s| s.detail.contains("claim rejected")) {
+    let mut verdicts =
+        trace.steps.iter().filter(|s| s.kind == StepKind::DelegationReturn && s.detail.contains("· claim "));
+    if let Some(s) = verdicts.next_back().filter(|s| s.detail.contains("claim rejected")) {
         return Some((format!("the last claim was rejected at step {}: {}", s.index, s.detail), s.index));
     }
     undone(trace)

@@ -102,6 +102,9 @@ pub struct ProveProgress {
     pub message: String,
 }
 
+/// Receives progress as each fork finishes.
+pub type ProgressSink = Box<dyn Fn(&ProveProgress) + Send + Sync>;
+
 /// How to prove.
 pub struct ProveOptions {
     /// Only this transfer.
@@ -117,7 +120,7 @@ pub struct ProveOptions {
     /// Suspects per transfer tested alone besides the minimal set (None: every one).
     pub each: Option<usize>,
     pub cancel: CancellationToken,
-    pub progress: Option<Box<dyn Fn(&ProveProgress) + Send + Sync>>,
+    pub progress: Option<ProgressSink>,
 }
 
 impl Default for ProveOptions {

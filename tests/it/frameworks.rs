@@ -65,6 +65,12 @@ fn expected_parts(messages: &Value) -> (Vec<String>, Vec<(String, String)>) {
 }
 
 fn check(name: &str) {
+    check_with(name, true);
+}
+
+/// `complete`: the file records everything each receiver's model got; else only part of it
+/// (what Baton shows must still all have been sent).
+fn check_with(name: &str, complete: bool) {
     let t = import(name);
     let e = expected(name);
     let notes = t.source.as_ref().unwrap()["notes"].to_string();
@@ -110,13 +116,13 @@ fn check(name: &str) {
         let (texts, calls) = expected_parts(&x["receiver_first_call"]["messages"]);
         let seen: Vec<String> = history.iter().map(|it| norm(&it.text)).filter(|s| !s.is_empty()).collect();
         // Nothing missing: every text the receiver's model got is an item of its input.
-        for want in &texts {
+        for want in texts.iter().filter(|_| complete) {
             assert!(
                 seen.iter().any(|s| s.contains(want.as_str()) || want.contains(s.as_str())),
                 "{name}: transfer {i}: '{want}' not in the receiver's input\n{seen:#?}"
             );
         }
-        for (tool, id) in &calls {
+        for (tool, id) in calls.iter().filter(|_| complete) {
             assert!(
                 history.iter().any(|it| it.kind.is_call()
                     && it.name.as_deref() == Some(tool)
@@ -222,6 +228,22 @@ fn agent_framework_handoff_group_chat_magentic_and_agent_as_tool_match_what_it_d
         "otlp_agent_framework_as_tool_nocontent.json",
     ] {
         check(f);
+    }
+}
+
+/// Semantic Kernel writes each model call's input to OTel logs, not spans, and starts a trace at
+/// every runtime send: the traces of one orchestration are one run (by the runtime's topic), the
+/// handoff is read from `Handoff-transfer_to_<agent>`, and each receiver shows what its agent
+/// span says it was given — all of it sent.
+#[test]
+fn semantic_kernel_handoff_and_group_chat_match_what_it_did() {
+    for f in [
+        "otlp_semantic_kernel_handoff.json",
+        "otlp_semantic_kernel_handoff_nocontent.json",
+        "otlp_semantic_kernel_groupchat.json",
+        "otlp_semantic_kernel_groupchat_nocontent.json",
+    ] {
+        check_with(f, false);
     }
 }
 

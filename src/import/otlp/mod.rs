@@ -631,7 +631,31 @@ pub fn conversation_of(spans: &[Span]) -> Option<String> {
     let of = |s: &Span| text_attr(&s.attrs, "gen_ai.conversation.id").or_else(|| text_attr(&s.attrs, "session.id"));
     // The root's first: agents nested in a tool (pydantic-ai's delegation) carry conversations of
     // their own.
-    spans.iter().filter(|s| s.parent.is_empty()).find_map(of).or_else(|| spans.iter().find_map(of))
+    spans
+        .iter()
+        .filter(|s| s.parent.is_empty())
+        .find_map(of)
+        .or_else(|| spans.iter().find_map(of))
+        .or_else(|| spans.iter().find_map(runtime_topic))
+}
+
+/// The topic of an agent runtime's messages (`messaging.destination`
+/// `billing_<32 hex>.(default)-A` or `<32 hex>.(default)-T`): Semantic Kernel's orchestrations
+/// start a trace at every send, and this topic is what all the traces of one run share.
+fn runtime_topic(s: &Span) -> Option<String> {
+    if !s.name.starts_with("agent_runtime ") {
+        return None;
+    }
+    let d = text_attr(&s.attrs, "messaging.destination")?;
+    let head = d.split('.').next()?;
+    let hex = head.rsplit('_').next()?;
+    (hex.len() == 32 && hex.bytes().all(|b| b.is_ascii_hexdigit())).then(|| format!("runtime topic {hex}"))
+}
+
+/// Whether a trace holds nothing an agent did (a runtime's acknowledgement): it joins whatever
+/// run is being assembled instead of ending it.
+pub fn is_plumbing(spans: &[Span]) -> bool {
+    spans.iter().all(|s| s.name.starts_with("agent_runtime ") || s.name.starts_with("workflow.build"))
 }
 
 /// The recorded run of one OTLP trace.
@@ -708,6 +732,9 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
     let agent_names: std::collections::HashSet<String> = spans.iter().filter_map(agent_name).collect();
     // The tools that handed the turn on (their calls are transfer calls in the rebuilt run).
     let mut transfer_tools: Vec<String> = vec![];
+    // Agent spans whose given input stood in for a call's missing input.
+    let mut given: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut noted_given = false;
     let provider = spans
         .iter()
         .find_map(|s| text_attr(&s.attrs, "gen_ai.provider.name").or_else(|| text_attr(&s.attrs, "gen_ai.system")));
@@ -721,6 +748,7 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
         // agent name the span itself carries.
         let mut cur = Some(sp);
         let mut acting = None;
+        let mut agent_span: Option<&Span> = None;
         // Parent walks are bounded: a recorded parent chain may loop.
         let limit = spans.len();
         let mut hops = 0usize;
@@ -728,6 +756,7 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
             hops += 1;
             if kind_of(c) == Kind::Agent {
                 acting = agent_name(c);
+                agent_span = Some(c);
                 break;
             }
             cur = parent(c);
@@ -790,6 +819,8 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
                             policy: pending_policy.take(),
                         });
                         returns.push((sp.end, name.clone(), c));
+                        // The call that asked for it was this delegation.
+                        pending_transfer = None;
                         owner = Some(name);
                     }
                     _ => {
@@ -828,7 +859,9 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
                 }
                 models += 1;
                 let agent = acting.or_else(|| owner.clone()).unwrap_or_else(|| "agent".into());
-                if let Some(target) = pending_transfer.take() {
+                let same = |a: &str, b: &str| crate::topology::snake_case(a) == crate::topology::snake_case(b);
+                if let Some(target) = pending_transfer.take().filter(|t| !owner.as_deref().is_some_and(|o| same(o, t)))
+                {
                     events.push(Ev::Transfer {
                         kind: EdgeKind::Handoff,
                         from: owner.clone().unwrap_or_default(),
@@ -837,8 +870,25 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
                     });
                     owner = Some(target);
                 }
-                let input = model_messages(sp, true);
+                let mut input = model_messages(sp, true);
                 let output = model_messages(sp, false).unwrap_or_default();
+                // A call span without its input (Semantic Kernel logs it instead): the first call of
+                // an agent's run shows what the agent was given, as its span records it.
+                if input.is_none()
+                    && let Some(a) = agent_span
+                    && given.insert(a.id.as_str())
+                    && let Some(given_msgs) = attr_messages(&a.attrs, true)
+                {
+                    input = Some(given_msgs);
+                    if !noted_given {
+                        noted_given = true;
+                        notes.push(
+                            "the model call spans carry no input: each agent's first call shows what its agent span says the agent \
+                             was given (its instructions and its own tool results are not on the spans)"
+                                .into(),
+                        );
+                    }
+                }
                 saw_content |= input.is_some();
                 let usage = sp
                     .attrs
@@ -863,8 +913,12 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
                 // trace): the next agent to speak is its target.
                 for m in &output {
                     for c in &m.calls {
-                        if let Some(t) = c.name.strip_prefix("transfer_to_") {
+                        let bare = c.name.rsplit('-').next().unwrap_or(&c.name);
+                        if let Some(t) = bare.strip_prefix("transfer_to_") {
                             pending_transfer = Some(t.to_owned());
+                            if bare != c.name && !transfer_tools.contains(&c.name) {
+                                transfer_tools.push(c.name.clone());
+                            }
                         } else if let Some(t) = c
                             .name
                             .strip_prefix("handoff_to_")
@@ -920,7 +974,8 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
                 if let Some(to) = text_attr(&sp.attrs, "baton.transfer.to") {
                     pending_transfer.get_or_insert(to);
                 }
-                if name.starts_with("transfer_to_")
+                let bare = name.rsplit('-').next().unwrap_or(&name);
+                if bare.starts_with("transfer_to_")
                     || sp.attrs.contains_key("baton.transfer.kind")
                     || sp.attrs.contains_key("baton.transfer.to")
                     || names_agent

@@ -17,7 +17,7 @@ fn detect(spans: &[Span]) -> bool {
 /// `current_agent_name='billing'` in a step's input or output text.
 fn current_agent(sp: &Span) -> Option<String> {
     ["input.value", "output.value"].iter().find_map(|k| {
-        let Some(Value::String(v)) = sp.attrs.get(*k) else { return None };
+        let Some(Value::String(v)) = sp.attrs.get(k) else { return None };
         let at = v.find("current_agent_name=")? + "current_agent_name=".len();
         let rest = &v[at..];
         let q = rest.chars().next().filter(|c| *c == '\'' || *c == '"')?;
