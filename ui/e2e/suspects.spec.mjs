@@ -1,8 +1,9 @@
 // Browser tests of the debugger's Suspects tab against `baton serve`, at 1280x720 and 1440x900, on
-// examples/ticket-reopen.yaml without its `facts:` section (written into the served folder): with
-// no fact, Verification's `fact_absent` rule fires and it reopens ticket 4812. The verdict names
-// transfer 1 (Resolution → Verification); the top suspect there is what patch_checkout answered
-// ("Patch merged behind feature flag FIX_4812 (flag is off; manual rollout pending)."), with high
+// examples/ticket-reopen.yaml without its `facts:` section and the expectation about that fact
+// (written into the served folder): with no fact, Verification's `fact_absent` rule fires and it
+// reopens ticket 4812, which the run's structure judges bad. The verdict names transfer 1
+// (Resolution → Verification); the top suspect there is Resolution's reasoning ("The fix is behind
+// flag FIX_4812 and rollout is manual, so resolved means patched, pending rollout."), with high
 // confidence; the diff marks it; Pin as fact adds it to the topology as a pinned fact held by
 // Resolution, and the next run loses that fact at resolution → verification (fields(ticket,status)).
 // The same run exported as OTLP and imported is a run without a topology file: its pin goes to the
@@ -23,14 +24,18 @@ const SHOTS = process.env.BATON_E2E_SHOTS;
 
 const FILE = "ticket-reopen-nofacts.yaml";
 const OTLP = "ticket-reopen-otlp.json";
-const FACT = "patch-merged-behind-feature-flag-fix-4812";
+const FACT = "the-fix-is-behind-flag-fix-4812";
 
-/** examples/ticket-reopen.yaml with its `facts:` block (up to the next top-level key) taken out. */
+/**
+ * examples/ticket-reopen.yaml with its `facts:` block (up to the next top-level key) taken out, and
+ * the scenario's expectation that the fact is lost (there is no fact to lose).
+ */
 function withoutFacts() {
   const text = readFileSync(join(REPO, "examples/ticket-reopen.yaml"), "utf8");
-  const out = text.replace(/^facts:\n(?:[ \t]+.*\n)+/m, "");
+  const out = text.replace(/^facts:\n(?:[ \t]+.*\n)+/m, "").replace(/^[ \t]+fact_lost_at:.*\n/m, "");
   assert.notEqual(out, text, "the example has a facts: section");
   assert.doesNotMatch(out, /^facts:/m);
+  assert.doesNotMatch(out, /fact_lost_at/);
   return out;
 }
 
@@ -95,7 +100,7 @@ for (const [width, height] of [
 
     const topSuspect = () => sel('[data-testid="suspect-group"][data-transfer="1"] [data-testid="suspect"]').first();
 
-    it("the verdict names transfer 1 (Resolution → Verification); its top suspect is the FIX_4812 patch note, high confidence", async () => {
+    it("the verdict names transfer 1 (Resolution → Verification); its top suspect is Resolution's FIX_4812 reasoning, high confidence", async () => {
       await page.goto(backend.page(`open=${FILE}`));
       await byId("node-triage").waitFor();
       // no fact in this copy
@@ -106,8 +111,13 @@ for (const [width, height] of [
       await verdict.waitFor();
       assert.equal(await verdict.getAttribute("data-transfer"), "1");
       const text = await byId("verdict-text").innerText();
-      assert.match(text, /transfer 1 \(resolution → verification\)/);
+      assert.match(text, /^suspected cause: transfer 1 \(resolution → verification\)/);
       assert.match(text, /FIX_4812/);
+      // ranked, not proven; judged bad by the run's structure (the reopen); the cause's class
+      assert.equal(await verdict.getAttribute("data-basis"), "suspected");
+      assert.equal(await byId("verdict-ending").getAttribute("data-by"), "signal");
+      assert.match(await byId("verdict-ending").innerText(), /^Judged bad by the run's structure: .*reopen/);
+      assert.equal(await byId("verdict-class").innerText(), "signal corruption");
       // the chain of evidence: open on a tall window, a click away on a short one; it starts from
       // why the run counts as bad (verification reopened the ticket)
       const toggle = byId("verdict-chain-toggle");
@@ -188,7 +198,7 @@ for (const [width, height] of [
       await facts.waitFor();
       assert.equal(await facts.locator("h3").textContent(), "Pinned facts · 1");
       assert.equal(await byId("fact-0").getByLabel("Fact id").inputValue(), FACT);
-      assert.match(await byId("fact-0").getByLabel("Fact text").inputValue(), /^Patch merged behind feature flag FIX_4812/);
+      assert.match(await byId("fact-0").getByLabel("Fact text").inputValue(), /^The fix is behind flag FIX_4812/);
       assert.equal(await byId("fact-0").locator('.chip-toggle[aria-pressed="true"]').innerText(), "Resolution");
       await facts.scrollIntoViewIfNeeded();
       await shot("inspector");

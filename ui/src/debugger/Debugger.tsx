@@ -43,7 +43,8 @@ import { useForkCommands } from "../commands/fork";
 import { ForkDialog, ForkHereButton } from "./ForkDialog";
 import { Lineage } from "./Lineage";
 import { WhatIfView } from "./WhatIfView";
-import { useSuspectCommands } from "../commands/suspects";
+import { useSuspectCommands, type SuspectCommands } from "../commands/suspects";
+import { MarkControl } from "./MarkControl";
 import { SuspectsPanel } from "./SuspectsPanel";
 import { useSuspectMarks } from "./useSuspects";
 
@@ -205,7 +206,7 @@ function DebuggerBody({ commands, onEditTopology }: { commands: RunCommands; onE
                 }}
               />
             ) : shown === "suspects" ? (
-              <SuspectsPanel commands={commands} suspects={suspects} lookups={lookups} />
+              <SuspectsPanel commands={commands} suspects={suspects} lookups={lookups} fork={fork} />
             ) : shown === "waterfall" ? (
               <Waterfall lookups={lookups} onPick={commands.goTo} />
             ) : stepError ? (
@@ -235,7 +236,7 @@ function DebuggerBody({ commands, onEditTopology }: { commands: RunCommands; onE
       <aside className="dbg-side" aria-label="Step and facts">
         <StepCard lookups={lookups} />
         <FactsPanel lookups={lookups} onJump={commands.goTo} />
-        <RunCard onEditTopology={onEditTopology} />
+        <RunCard onEditTopology={onEditTopology} suspects={suspects} />
         <Lineage commands={commands} fork={fork} lookups={lookups} />
       </aside>
       <ForkDialog commands={commands} fork={fork} />
@@ -451,7 +452,7 @@ function StepCard({ lookups }: { lookups: ReturnType<typeof useRunLookups> }) {
   );
 }
 
-function RunCard({ onEditTopology }: { onEditTopology?: () => void }) {
+function RunCard({ onEditTopology, suspects }: { onEditTopology?: () => void; suspects: SuspectCommands }) {
   const overview = useDebugger((s) => s.overview)!;
   const hasTopology = useDebugger((s) => s.topology !== null);
   const s = overview.summary;
@@ -469,6 +470,7 @@ function RunCard({ onEditTopology }: { onEditTopology?: () => void }) {
         <OutcomeBadge status={s.outcome.status} testId="outcome" />
         <span className="run-reason">{s.outcome.reason}</span>
       </div>
+      <MarkControl key={s.id} suspects={suspects} />
       <dl className="kv">
         <dt>Scenario</dt>
         <dd>{s.scenario}</dd>

@@ -210,7 +210,7 @@ describe("what-if, fork and lineage in the debugger", () => {
     fireEvent.click((await screen.findAllByTestId("whatif-row"))[0] as HTMLElement);
     fireEvent.click(within(screen.getByTestId("whatif-detail")).getByTestId("whatif-fork"));
     await waitFor(() => expect(useDebugger.getState().runId).toBe(FORK));
-    expect(asked).toEqual([{ run_id: runId, fork: { at: 5, policies: { [EDGE]: "full" }, models: {}, instructions: {}, drop: [], restore: [], then: "mock" } }]);
+    expect(asked).toEqual([{ run_id: runId, fork: { at: 5, policies: { [EDGE]: "full" }, models: {}, instructions: {}, drop: [], restore: [], put_back: [], then: "mock" } }]);
     await waitFor(() => expect(screen.getByTestId("debugger").getAttribute("data-run")).toBe(FORK));
     expect(useDebugger.getState().cursor).toBe(5);
   });
@@ -247,7 +247,7 @@ describe("what-if, fork and lineage in the debugger", () => {
     fireEvent.click(within(dialog).getByTestId("fork-submit"));
 
     await waitFor(() => expect(screen.getByTestId("debugger").getAttribute("data-run")).toBe(FORK));
-    expect(asked).toEqual([{ run_id: runId, fork: { at: 5, policies: {}, models: {}, instructions: {}, drop: [], restore: ["resolved-meaning"], then: "replay" } }]);
+    expect(asked).toEqual([{ run_id: runId, fork: { at: 5, policies: {}, models: {}, instructions: {}, drop: [], restore: ["resolved-meaning"], put_back: [], then: "replay" } }]);
     expect(screen.queryByTestId("fork-dialog")).toBeNull();
     expect(useUi.getState().toasts.map((t) => t.detail).join(" ")).toContain("left the recording at call 1 of Verification");
 

@@ -1,15 +1,19 @@
-// The open run's suspects report, asked once per run (and again as a running run grows), shared
-// by the Suspects tab and the marks in the transfer diff.
+// The open run's suspects report, asked once per run (and again as a running run grows, or when
+// the run is marked: the mark judges its ending), shared by the Suspects tab and the marks in the
+// transfer diff.
 import { useMemo } from "react";
 import type { SuspectCommands } from "../commands/suspects";
 import { useQuery, type Query } from "../hooks/useQuery";
+import { markKey, withProofs } from "../run/prove";
 import { suspectMarks, type Suspect, type SuspectReport } from "../run/suspects";
 import { useDebugger } from "../store/debugger";
+import { proofOf, useProofs, type ProofRun } from "../store/prove";
 
 export function useSuspectReport(commands: Pick<SuspectCommands, "report">, enabled = true): Query<SuspectReport> {
   const runId = useDebugger((s) => s.runId);
   const steps = useDebugger((s) => s.overview?.steps.length ?? 0);
-  return useQuery(["suspects", runId, steps], () => commands.report(runId as string), {
+  const mark = useDebugger((s) => markKey(s.overview?.summary.mark));
+  return useQuery(["suspects", runId, steps, mark], () => commands.report(runId as string), {
     enabled: enabled && runId !== null,
     staleTime: Infinity,
     keepPrevious: (prev) => prev[1] === runId,
@@ -20,4 +24,22 @@ export function useSuspectReport(commands: Pick<SuspectCommands, "report">, enab
 export function useSuspectMarks(commands: Pick<SuspectCommands, "report">, transfer: number | null): ReadonlyMap<string, Suspect> {
   const q = useSuspectReport(commands, transfer !== null);
   return useMemo(() => suspectMarks(transfer === null ? undefined : q.data, transfer ?? -1), [q.data, transfer]);
+}
+
+/**
+ * The report the Suspects tab shows: the proofs' report once a proof ran (under the run's current
+ * mark); the report read again with those proofs attached when the run was marked since (`stale`:
+ * the verdict is not the proofs'); else the ranking alone.
+ */
+export function useShownReport(commands: Pick<SuspectCommands, "report">): { q: Query<SuspectReport>; report: SuspectReport | undefined; proof: ProofRun; stale: boolean } {
+  const q = useSuspectReport(commands);
+  const runId = useDebugger((s) => s.runId);
+  const mark = useDebugger((s) => markKey(s.overview?.summary.mark));
+  const proof = useProofs((s) => proofOf(s, runId));
+  const base = q.data;
+  const proved = proof.report;
+  const merged = useMemo(() => (base && proved ? withProofs(base, proved) : undefined), [base, proved]);
+  if (!proved) return { q, report: base, proof, stale: false };
+  if (proof.mark === mark) return { q, report: proved, proof, stale: false };
+  return { q, report: merged, proof, stale: merged !== undefined && proved.verdict.basis === "proven" };
 }

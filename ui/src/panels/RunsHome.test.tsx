@@ -110,6 +110,31 @@ describe("the Runs home", () => {
     expect(screen.getByTestId("runs-home-empty").textContent).toMatch(/No runs match these filters/);
   });
 
+  it("shows each run's mark and narrows to the runs marked good or bad", async () => {
+    const platform = createMockPlatform();
+    await platform.mark_run({ run_id: REOPEN.summary.id, judgement: "bad", why: "reopened a fixed ticket" });
+    await platform.mark_run({ run_id: SUPERVISOR.summary.id, judgement: "good" });
+    await start(platform);
+    await openHome();
+    await waitFor(() => expect(rows()).toHaveLength(4));
+    const badge = (topology: string) => within(rows().find((r) => r.getAttribute("data-topology") === topology) as HTMLElement).getByTestId("run-mark-badge");
+    expect(badge("ticket-reopen").getAttribute("data-judgement")).toBe("bad");
+    expect(badge("ticket-reopen").textContent).toContain("Bad");
+    expect(badge("ticket-reopen").getAttribute("title")).toContain("Marked bad: reopened a fixed ticket");
+    expect(badge("ticket-supervisor").textContent).toContain("Good");
+    expect(badge("handoff-loop").getAttribute("data-judgement")).toBe("");
+
+    fireEvent.change(screen.getByTestId("runs-home-judgement"), { target: { value: "bad" } });
+    await waitFor(() => expect(total()).toBe("1"));
+    expect(rows().map((r) => r.getAttribute("data-topology"))).toEqual(["ticket-reopen"]);
+    expect(searchCalls(platform).at(-1)).toEqual({ judgement: "bad", limit: 100, offset: 0 });
+    fireEvent.change(screen.getByTestId("runs-home-judgement"), { target: { value: "good" } });
+    await waitFor(() => expect(rows().map((r) => r.getAttribute("data-topology"))).toEqual(["ticket-supervisor"]));
+    expect(screen.getByTestId("runs-home-clear").textContent).toContain("Clear the filter");
+    fireEvent.change(screen.getByTestId("runs-home-judgement"), { target: { value: "" } });
+    await waitFor(() => expect(total()).toBe("4"));
+  });
+
   it("Open shows the run in the debugger and leaves the home", async () => {
     await start();
     await openHome();

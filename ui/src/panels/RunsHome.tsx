@@ -1,5 +1,5 @@
 // The Runs home: every run in the store (Baton's own, imported, captured) in one virtualised
-// table, newest first, with filters (topology, origin, status, lost facts, days) and a debounced
+// table, newest first, with filters (topology, origin, status, lost facts, a person's mark, days) and a debounced
 // search; pages come from `search_runs` as the table scrolls. Open one in the debugger, delete
 // one, or pick two (of any topologies) and compare them. It replaces the editor or the debugger
 // while shown (the top bar's Runs button, Esc or Close leave it) and closes itself when another
@@ -14,13 +14,13 @@ import { isModalOpen } from "../hooks/useShortcuts";
 import type { OutcomeStatus } from "../bindings/OutcomeStatus";
 import type { RunOrigin } from "../bindings/RunOrigin";
 import { durationMs, formatDuration, formatTokens, formatWhen, OUTCOME_LABELS } from "../run/format";
-import { activeFilters, ORIGIN_LABELS, type RunFilters } from "../run/runsQuery";
+import { activeFilters, JUDGEMENT_LABELS, ORIGIN_LABELS, type RunFilters } from "../run/runsQuery";
 import { num, type RunSummary } from "../run/types";
 import { useDebugger } from "../store/debugger";
 import { useDesigner } from "../store/designer";
 import { useRunsHome } from "../store/runsHome";
 import { useUi } from "../store/ui";
-import { LostFacts, RunOutcome, RunSourceTag } from "./runCells";
+import { LostFacts, RunMarkBadge, RunOutcome, RunSourceTag } from "./runCells";
 
 const ROW_HEIGHT = 40;
 /** Load the next page when the last loaded row is this close to view. */
@@ -189,6 +189,7 @@ function FilterBar({ filters, topologies, onChange, active }: { filters: RunFilt
       {select("origin", "Origin", [["", "Any"], ...ORIGINS.map((o): [string, string] => [o, ORIGIN_LABELS[o]])], "runs-home-origin")}
       {select("status", "Outcome", [["", "Any"], ...STATUSES.map((s): [string, string] => [s, OUTCOME_LABELS[s]])], "runs-home-status")}
       {select("lost", "Lost facts", [["", "Any"], ["yes", "Lost a fact"], ["no", "None lost"]], "runs-home-lost")}
+      {select("judgement", "Mark", [["", "All"], ["good", `Marked ${JUDGEMENT_LABELS.good.toLowerCase()}`], ["bad", `Marked ${JUDGEMENT_LABELS.bad.toLowerCase()}`]], "runs-home-judgement")}
       <span className="rh-dates" role="group" aria-label="Started between">
         <span className="rh-filter-label">Started</span>
         <input
@@ -267,6 +268,9 @@ function RunTable({
         <span className="c-outcome" role="columnheader">
           Outcome
         </span>
+        <span className="c-mark" role="columnheader" title="A person's mark: good or bad">
+          Mark
+        </span>
         <span className="c-topology" role="columnheader">
           Topology
         </span>
@@ -332,6 +336,7 @@ function Row({ run: r, style, picked, onPick, onOpen, onDelete }: { run: RunSumm
       data-origin={r.origin}
       data-topology={r.topology}
       data-lost={r.lost_facts}
+      data-judgement={r.mark?.judgement ?? ""}
       onDoubleClick={onOpen}
       onKeyDown={(e) => {
         if (e.key === "Enter" && e.target === e.currentTarget) onOpen();
@@ -342,6 +347,9 @@ function Row({ run: r, style, picked, onPick, onOpen, onDelete }: { run: RunSumm
       </span>
       <span className="c-outcome" role="cell">
         <RunOutcome run={r} />
+      </span>
+      <span className="c-mark" role="cell">
+        <RunMarkBadge run={r} />
       </span>
       <span className="c-topology" role="cell" title={r.topology}>
         {r.topology}

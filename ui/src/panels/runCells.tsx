@@ -1,6 +1,8 @@
 // The parts of a saved run's row that the Runs tab and the Runs home share: its outcome with the
-// reason (truncated, whole in the tooltip), where an imported run came from, its lost facts.
-import { Pin } from "lucide-react";
+// reason (truncated, whole in the tooltip), where an imported run came from, its lost facts, a
+// person's good/bad mark.
+import { Pin, ThumbsDown, ThumbsUp } from "lucide-react";
+import { JUDGEMENT_LABELS } from "../run/runsQuery";
 import { OutcomeBadge } from "../run/badges";
 import { formatLabel, runSource } from "../run/source";
 import type { RunSummary } from "../run/types";
@@ -31,6 +33,24 @@ export function LostFacts({ run: r }: { run: RunSummary }) {
   return (
     <span title={r.lost_facts > 0 ? `${r.lost_facts} pinned fact${r.lost_facts === 1 ? "" : "s"} lost at a transfer` : "No pinned fact lost"}>
       {r.lost_facts > 0 && <Pin size={11} />} {r.lost_facts}
+    </span>
+  );
+}
+
+/** A person's mark on the run (Good or Bad, why in the tooltip); a dash when it has none. */
+export function RunMarkBadge({ run: r }: { run: RunSummary }) {
+  const m = r.mark;
+  if (!m) {
+    return (
+      <span className="muted" title="Not marked" data-testid="run-mark-badge" data-judgement="">
+        –
+      </span>
+    );
+  }
+  const Icon = m.judgement === "good" ? ThumbsUp : ThumbsDown;
+  return (
+    <span className={`mark-badge is-${m.judgement}`} data-testid="run-mark-badge" data-judgement={m.judgement} title={`Marked ${m.judgement}${m.why ? `: ${m.why}` : ""} (${m.at})`}>
+      <Icon size={11} /> {JUDGEMENT_LABELS[m.judgement]}
     </span>
   );
 }

@@ -4,6 +4,8 @@ import type { ContextPage } from "../bindings/ContextPage";
 import type { Item } from "../bindings/Item";
 import type { ItemWindow } from "../bindings/ItemWindow";
 import type { LiveEvent } from "../bindings/LiveEvent";
+import type { MarkArgs } from "../bindings/MarkArgs";
+import type { RunMark } from "../bindings/RunMark";
 import type { RunOverview } from "../bindings/RunOverview";
 import type { RunOrigin } from "../bindings/RunOrigin";
 import type { RunPage } from "../bindings/RunPage";
@@ -224,6 +226,7 @@ export function createMockRuns(recorded: Record<string, RecordedRun> = RECORDED_
         .filter((s) => !q.origin || s.origin === q.origin)
         .filter((s) => !q.status || s.outcome.status === q.status)
         .filter((s) => q.lost == null || (q.lost ? s.lost_facts > 0 : s.lost_facts === 0))
+        .filter((s) => !q.judgement || s.mark?.judgement === q.judgement)
         .filter((s) => !q.since || s.started_at >= q.since)
         .filter((s) => !q.until || s.started_at < q.until)
         .filter((s) => !text || [s.id, s.topology, s.scenario, s.final_output ?? "", JSON.stringify(s.source ?? "")].join(" ").toLowerCase().includes(text))
@@ -284,6 +287,14 @@ export function createMockRuns(recorded: Record<string, RecordedRun> = RECORDED_
       return get(run_id)
         .transfers.filter((t) => t.facts.some((f) => f.id === fact && f.status === "lost"))
         .map((t) => t.step);
+    },
+    /** A person's mark on a run, as the store keeps it (null clears it). */
+    async mark_run({ run_id, judgement, why }: MarkArgs): Promise<RunMark | null> {
+      const r = get(run_id);
+      const text = why?.trim();
+      const mark: RunMark | null = judgement ? { judgement, ...(text ? { why: text } : {}), at: new Date().toISOString().replace(/\.\d+Z$/, "Z") } : null;
+      r.summary = { ...r.summary, mark };
+      return clone(mark);
     },
     async delete_run({ run_id }: { run_id: string }) {
       get(run_id);

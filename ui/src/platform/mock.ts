@@ -199,6 +199,20 @@ export function createMockPlatform(fixtures: Record<string, Topology> = FIXTURES
       // The evidence is read by the Rust core (src/suspects.rs); the mock has none.
       throw new PlatformError("api.args", "suspects need the Baton backend (the mock platform has none)");
     },
+    async prove_start({ run_id }) {
+      log("prove_start", { run_id });
+      // Proofs fork the run under the Rust core's replay (src/suspects/prove.rs); the mock has none.
+      throw new PlatformError("api.args", "proofs need the Baton backend (the mock platform has none)");
+    },
+    async prove_status({ job }) {
+      log("prove_status", { job });
+      throw new PlatformError("api.args", `no proof '${job}' in this session; start one with prove_start`);
+    },
+    async prove_cancel({ job }) {
+      log("prove_cancel", { job });
+      throw new PlatformError("api.args", `no proof '${job}' in this session; start one with prove_start`);
+    },
+    mark_run: (a) => (log("mark_run", a), runs.mark_run(a)),
     async what_if({ run_id, index }) {
       log("what_if", { run_id, index });
       // The policies' effects are the Rust core's (src/whatif.rs); the mock has no stand-in.

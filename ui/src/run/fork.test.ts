@@ -34,13 +34,13 @@ const agentName = (id: string) => names[id] ?? id;
 describe("forkSpec", () => {
   it("sends nothing but the step and who answers when nothing changed", () => {
     const spec = forkSpec(untouched(), BASE);
-    expect(spec).toEqual({ at: 5, policies: {}, models: {}, instructions: {}, drop: [], restore: [], then: "mock" });
+    expect(spec).toEqual({ at: 5, policies: {}, models: {}, instructions: {}, drop: [], restore: [], put_back: [], then: "mock" });
     expect(changesNothing(spec)).toBe(true);
   });
 
   it("restoring the pinned fact at the handoff step", () => {
     const spec = forkSpec({ ...untouched(), restore: new Set(["resolved-meaning"]) }, BASE);
-    expect(spec).toEqual({ at: 5, policies: {}, models: {}, instructions: {}, drop: [], restore: ["resolved-meaning"], then: "mock" });
+    expect(spec).toEqual({ at: 5, policies: {}, models: {}, instructions: {}, drop: [], restore: ["resolved-meaning"], put_back: [], then: "mock" });
     expect(changesNothing(spec)).toBe(false);
   });
 
@@ -61,6 +61,7 @@ describe("forkSpec", () => {
       instructions: { verification: "Verify the fix. A fix behind an off flag pending rollout counts as resolved." },
       drop: ["a1", "b2"],
       restore: [],
+      put_back: [],
       max_turns: 6,
       then: "live",
     });
@@ -93,6 +94,7 @@ describe("policyFork and policyOptions", () => {
       instructions: {},
       drop: [],
       restore: [],
+      put_back: [],
       then: "mock",
     });
   });

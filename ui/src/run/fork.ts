@@ -71,6 +71,7 @@ export function forkSpec(choices: ForkChoices, base: ForkBase): ForkSpec {
     instructions,
     drop: [...new Set(choices.drop)],
     restore: [...new Set(choices.restore)],
+    put_back: [],
     then: choices.then,
   };
   const turns = choices.maxTurns.trim();
@@ -102,13 +103,14 @@ export function changesNothing(spec: ForkSpec): boolean {
     Object.keys(spec.instructions).length === 0 &&
     spec.drop.length === 0 &&
     spec.restore.length === 0 &&
+    spec.put_back.length === 0 &&
     spec.max_turns === undefined
   );
 }
 
 /** A fork that gives one edge another policy at a transfer's step (the what-if's "Fork with this policy"). */
 export function policyFork(at: number, edge: string, policy: string, then: Then = "mock"): ForkSpec {
-  return { at, policies: { [edge]: policy }, models: {}, instructions: {}, drop: [], restore: [], then };
+  return { at, policies: { [edge]: policy }, models: {}, instructions: {}, drop: [], restore: [], put_back: [], then };
 }
 
 /** Where the fork left the recording, in words: "left the recording at call 1 of Verification: …". */

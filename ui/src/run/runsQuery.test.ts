@@ -19,6 +19,12 @@ describe("filterQuery", () => {
     expect(filterQuery({ ...NO_FILTERS, lost: "no" })).toEqual({ lost: false });
   });
 
+  it("sends the mark filter as the store's judgement (all: none)", () => {
+    expect(filterQuery({ ...NO_FILTERS, judgement: "bad" })).toEqual({ judgement: "bad" });
+    expect(filterQuery({ ...NO_FILTERS, judgement: "good", lost: "yes" })).toEqual({ judgement: "good", lost: true });
+    expect(activeFilters({ ...NO_FILTERS, judgement: "good" })).toBe(1);
+  });
+
   it("takes the days in the user's time zone, the last day included", () => {
     const q = filterQuery({ ...NO_FILTERS, since: "2026-12-01", until: "2026-12-03" });
     expect(q.since).toBe(new Date(2026, 11, 1).toISOString());

@@ -1,6 +1,7 @@
 // The Runs home's filters as the user sets them, turned into the store's `search_runs` query (a
 // page of it), plus the paging rule: pages of PAGE_SIZE, newest first, the next offset from what
 // is loaded and the total.
+import type { Judgement } from "../bindings/Judgement";
 import type { OutcomeStatus } from "../bindings/OutcomeStatus";
 import type { RunOrigin } from "../bindings/RunOrigin";
 import type { RunQuery } from "../bindings/RunQuery";
@@ -16,13 +17,17 @@ export type RunFilters = {
   status: OutcomeStatus | "";
   /** "yes": lost a pinned fact; "no": kept them all. */
   lost: "yes" | "no" | "";
+  /** Runs a person marked good, or bad (all runs: ""). */
+  judgement: Judgement | "";
   /** From this day on (inclusive). */
   since: string;
   /** Up to and including this day. */
   until: string;
 };
 
-export const NO_FILTERS: RunFilters = { search: "", topology: "", origin: "", status: "", lost: "", since: "", until: "" };
+export const NO_FILTERS: RunFilters = { search: "", topology: "", origin: "", status: "", lost: "", judgement: "", since: "", until: "" };
+
+export const JUDGEMENT_LABELS: Record<Judgement, string> = { good: "Good", bad: "Bad" };
 
 export const ORIGIN_LABELS: Record<RunOrigin, string> = { native: "Baton run", imported: "Imported", captured: "Captured" };
 
@@ -53,6 +58,7 @@ export function filterQuery(f: RunFilters): RunQuery {
   if (f.origin) q.origin = f.origin;
   if (f.status) q.status = f.status;
   if (f.lost) q.lost = f.lost === "yes";
+  if (f.judgement) q.judgement = f.judgement;
   const since = dayStart(f.since);
   if (since) q.since = since;
   const until = dayStart(f.until, 1);

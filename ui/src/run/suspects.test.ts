@@ -20,12 +20,15 @@ const suspect = (item: string, agent: string, text: string, confidence: Suspect[
   score: confidence === "high" ? 8 : confidence === "medium" ? 4 : 1,
   confidence,
   evidence: [],
+  class: null,
+  position: 0,
+  proof: null,
   ...more,
 });
 
 const REPORT: SuspectReport = {
   transfers: [
-    { transfer: 0, step: 1, kind: "handoff", from: "triage", to: "resolution", suspects: [suspect("i-triage", "triage", TRIAGE_INSTR, "low", { kind: "instructions" })] },
+    { transfer: 0, step: 1, kind: "handoff", from: "triage", to: "resolution", suspects: [suspect("i-triage", "triage", TRIAGE_INSTR, "low", { kind: "instructions" })], proof: null },
     {
       transfer: 1,
       step: 5,
@@ -33,9 +36,19 @@ const REPORT: SuspectReport = {
       from: "resolution",
       to: "verification",
       suspects: [suspect("i-patch", "resolution", PATCH, "high"), suspect("i-user", "user", USER, "low", { kind: "user_message" })],
+      proof: null,
     },
   ],
-  verdict: { bad: "the run reverses its own result", transfer: 1, suspect: "i-patch", chain: [], text: "" },
+  verdict: {
+    bad: "the run reverses its own result",
+    ending: { judgement: "bad", by: "signal", reason: "the run reverses its own result", at: 9 },
+    basis: "suspected",
+    transfer: 1,
+    suspect: "i-patch",
+    chain: [],
+    text: "",
+  },
+  cost: null,
 };
 
 const brief = (index: number, step: number): TransferBrief => ({

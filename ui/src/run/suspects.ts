@@ -1,6 +1,7 @@
 // The suspects report as the debugger shows it: transfers ordered with the cursor's first, the
 // items to mark in a transfer's diff, and a suspect turned into a pinned fact (id, holders, the edit).
 import type { Confidence } from "../bindings/Confidence";
+import type { ErrorClass } from "../bindings/ErrorClass";
 import type { Loss } from "../bindings/Loss";
 import type { PinnedFact } from "../bindings/PinnedFact";
 import type { Suspect } from "../bindings/Suspect";
@@ -11,7 +12,7 @@ import type { Topology } from "../model/types";
 import { lastTransferAtOrBefore } from "./facts";
 import type { RunSummary, TransferBrief } from "./types";
 
-export type { Confidence, Loss, Suspect, SuspectReport, TransferSuspects };
+export type { Confidence, ErrorClass, Loss, Suspect, SuspectReport, TransferSuspects };
 
 export const CONFIDENCE_LABEL: Record<Confidence, string> = { high: "high", medium: "medium", low: "low" };
 
@@ -19,6 +20,23 @@ export const LOSS_LABEL: Record<Loss, string> = {
   dropped: "dropped",
   transformed: "transformed without its point",
   withheld: "withheld at a delegation",
+  left_behind: "left behind by the worker",
+};
+
+/** AgentAsk's handoff error classes, in words. */
+export const ERROR_CLASS_LABEL: Record<ErrorClass, string> = {
+  data_gap: "data gap",
+  signal_corruption: "signal corruption",
+  referential_drift: "referential drift",
+  capability_gap: "capability gap",
+};
+
+/** What each class means, for a tooltip. */
+export const ERROR_CLASS_TITLE: Record<ErrorClass, string> = {
+  data_gap: "Data gap: information the receiver needed did not reach it",
+  signal_corruption: "Signal corruption: what crossed says something other than what the sender meant (a condition or qualification dropped)",
+  referential_drift: "Referential drift: what crossed refers to something the receiver cannot resolve",
+  capability_gap: "Capability gap: the receiver cannot redo what produced it (it lacks the tool or access)",
 };
 
 /**

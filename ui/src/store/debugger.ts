@@ -6,6 +6,7 @@
 import { create } from "zustand";
 import type { OutcomeStatus } from "../bindings/OutcomeStatus";
 import type { PinnedFact } from "../bindings/PinnedFact";
+import type { RunMark } from "../bindings/RunMark";
 import type { Topology } from "../model/types";
 import { indexFacts, runFacts, type FactIndex } from "../run/facts";
 import { Lru } from "../run/lru";
@@ -65,6 +66,8 @@ export type DebuggerState = {
   setProgressGone(runId: string): void;
   /** Follow the newest step (the cursor moves there now), or stay put. */
   setFollow(on: boolean): void;
+  /** The open run's mark as the store now holds it (a person marked it good or bad, or cleared it). */
+  setMark(runId: string, mark: RunMark | null): void;
   fail(message: string): void;
   exit(): void;
   setCursor(step: number): void;
@@ -153,6 +156,10 @@ export const useDebugger = create<DebuggerState>()((set, get) => ({
     if (!progress || progress.ended || progress.gone || !overview) return;
     const last = Math.max(0, overview.steps.length - 1);
     set({ progress: { ...progress, follow: on }, ...(on && cursor !== last ? { cursor: last, flash: null } : {}) });
+  },
+  setMark(runId, mark) {
+    const { runId: open, overview } = get();
+    if (open === runId && overview) set({ overview: { ...overview, summary: { ...overview.summary, mark } } });
   },
   fail(message) {
     set({ loading: false, error: message });
