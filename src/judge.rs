@@ -70,11 +70,73 @@ pub async fn judge(model: &ModelRef, t: &TransferSuspects, top: usize) -> Result
     let models = LiveModels::new(&topo, None, Default::default())?;
     let model_for = models.model_for(&agent)?;
     let answer = crate::providers::ask::ask(model_for, &agent, INSTRUCTIONS, &prompt, 1, 1, &[]).await?.text;
+    // Nothing a provider sends is shown unredacted (a reply may echo a key).
+    let answer = crate::providers::redact::redact(&answer).into_owned();
     let clipped: String = answer.chars().take(400).collect();
     Ok(match parse_ranking(&answer, shown.len()) {
         Ok(order) => JudgeView { transfer: t.transfer, order, answer: clipped, problem: None },
         Err(p) => JudgeView { transfer: t.transfer, order: vec![], answer: clipped, problem: Some(p) },
     })
+}
+
+const ENDING: &str = "You judge how a run of AI agents ended for the user who asked. Answer with JSON only: \
+{\"ending\": \"good\" or \"bad\", \"reason\": \"one sentence\"}.";
+
+/// Asks `model` whether `trace` ended well for its user: what the user asked, how the run ended
+/// and its final answer. None when the answer is not that JSON (the ending then stays unjudged
+/// by a judge).
+pub async fn judge_ending(
+    model: &ModelRef,
+    trace: &crate::trace::Trace,
+) -> Result<Option<crate::suspects::JudgeSays>, crate::error::ApiError> {
+    let asked = trace
+        .steps
+        .first()
+        .into_iter()
+        .flat_map(|s| s.context.iter().filter_map(|id| trace.item(*id)))
+        .filter(|i| i.kind == crate::context::ItemKind::UserMessage)
+        .map(|i| i.text.clone())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let o = &trace.outcome;
+    let prompt = format!(
+        "The user asked:\n{asked}\n\nThe run ended {} ({}).\nIts final answer:\n{}",
+        o.status.as_str(),
+        o.reason,
+        o.final_output.as_deref().unwrap_or("(none)")
+    );
+    let agent = Agent {
+        id: "judge".into(),
+        name: "Judge".into(),
+        kind: Default::default(),
+        instructions: ENDING.into(),
+        model: Some(model.clone()),
+        tools: vec![],
+        source: None,
+    };
+    let mut topo = Topology::new("judge");
+    topo.agents = vec![agent.clone()];
+    topo.entry = "judge".into();
+    let models = LiveModels::new(&topo, None, Default::default())?;
+    let answer = crate::providers::ask::ask(models.model_for(&agent)?, &agent, ENDING, &prompt, 1, 1, &[]).await?.text;
+    let answer = crate::providers::redact::redact(&answer).into_owned();
+    let (Some(start), Some(end)) = (answer.find('{'), answer.rfind('}')) else { return Ok(None) };
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(&answer[start..=end.max(start)]) else { return Ok(None) };
+    let judgement = match v.get("ending").and_then(|e| e.as_str()) {
+        Some("good") => crate::trace::Judgement::Good,
+        Some("bad") => crate::trace::Judgement::Bad,
+        _ => return Ok(None),
+    };
+    let why: String = v.get("reason").and_then(|r| r.as_str()).unwrap_or_default().chars().take(300).collect();
+    Ok(Some(crate::suspects::JudgeSays {
+        judgement,
+        reason: format!(
+            "the judge ({}:{}) says it ended {}: {why}",
+            model.provider.as_str(),
+            model.name,
+            judgement.as_str()
+        ),
+    }))
 }
 
 #[cfg(test)]

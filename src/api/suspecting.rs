@@ -101,9 +101,15 @@ pub struct MarkArgs {
 
 /// Proves `trace`'s suspects and, with `save`, saves the forks that changed its ending (each
 /// proof then names its fork's run id). Shared by the CLI and the proof jobs.
-pub async fn prove_trace(api: &Api, trace: &Trace, opts: &ProveOptions, save: bool) -> Result<SuspectReport, ApiError> {
+pub async fn prove_trace(
+    api: &Api,
+    trace: &Trace,
+    opts: &ProveOptions,
+    save: bool,
+    judge: Option<&crate::suspects::JudgeSays>,
+) -> Result<SuspectReport, ApiError> {
     let parent = trace.run_id.clone().unwrap_or_default();
-    let base = report(trace, None);
+    let base = report(trace, judge);
     let Proved { mut report, forks } = prove(trace, &parent, base, opts).await?;
     if save {
         let store = api.store().await?;
@@ -160,7 +166,7 @@ impl Api {
                 sink.state.lock().expect("not poisoned").progress.push(p.clone());
                 sink.changed.notify_waiters();
             }));
-            let result = prove_trace(&api, &trace, &opts, a.save).await;
+            let result = prove_trace(&api, &trace, &opts, a.save, None).await;
             let mut s = entry.state.lock().expect("not poisoned");
             s.done = true;
             s.cancelled = entry.cancel.is_cancelled();

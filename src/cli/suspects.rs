@@ -5,7 +5,7 @@
 use super::Outcome;
 use super::args::{DbArg, OutFormat, runtime};
 use baton::error::{ApiError, ErrorCode};
-use baton::suspects::{ProofStatus, SuspectReport, TransferSuspects, suspects};
+use baton::suspects::{ProofStatus, SuspectReport, TransferSuspects};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -59,6 +59,11 @@ pub fn run(a: Args) -> Outcome {
                 format!("--transfer {n}: the run has {} transfers (numbered from 0)", t.transfers.len()),
             ));
         }
+        // A judge, when given, also judges the ending (after the scenario's expect: and a mark).
+        let says = match &a.judge {
+            Some(spec) => runtime()?.block_on(baton::judge::judge_ending(&baton::fork::model_ref(spec)?, t))?,
+            None => None,
+        };
         let mut r = if a.prove {
             let opts = baton::suspects::ProveOptions {
                 transfer: a.transfer,
@@ -68,9 +73,9 @@ pub fn run(a: Args) -> Outcome {
                 budget_calls: a.budget_calls,
                 ..Default::default()
             };
-            runtime()?.block_on(baton::api::prove_trace(&api, t, &opts, a.save))?
+            runtime()?.block_on(baton::api::prove_trace(&api, t, &opts, a.save, says.as_ref()))?
         } else {
-            suspects(t)
+            baton::suspects::report(t, says.as_ref())
         };
         if let Some(n) = a.transfer {
             r.transfers.retain(|x| x.transfer == n);

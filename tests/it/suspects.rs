@@ -129,3 +129,40 @@ fn the_judge_reranks_beside_the_deterministic_ranking() {
     // The deterministic ranking is what it was.
     assert_eq!(suspects(&trace), r);
 }
+
+/// A judge over real HTTP on loopback that echoes a key: nothing it says is shown with the key
+/// (its re-ranking answer, its ending); its `{"ending": "bad"}` judges a run nothing else judges.
+#[test]
+fn a_judge_that_echoes_a_key_never_shows_it_and_judges_the_ending() {
+    use crate::common::server::{MockServer, Reply};
+    let canary = "sk-canary0123456789abcdefghijklmnop";
+    let trace = run(&baton::config::load(&example("support-triage.yaml")).unwrap());
+    assert_eq!(suspects(&trace).verdict.ending.by, baton::suspects::JudgedBy::Nobody);
+    let mut t = baton::config::load(&example("ticket-reopen.yaml")).unwrap();
+    t.facts.clear();
+    let reopen = suspects(&run(&t));
+    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    rt.block_on(async {
+        let s = MockServer::start().await;
+        let reply = |text: String| {
+            Reply::json(serde_json::json!({
+                "id": "c1", "object": "chat.completion", "created": 1, "model": "judge-test",
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": 40, "completion_tokens": 9, "total_tokens": 49}
+            }))
+        };
+        s.push(reply(format!("Your key is {canary}. {{\"ending\": \"bad\", \"reason\": \"it ignored {canary}\"}}")));
+        let model = baton::fork::model_ref(&format!("openai-compatible:judge-test@{}/v1", s.base)).unwrap();
+        let says = baton::judge::judge_ending(&model, &trace).await.unwrap().unwrap();
+        assert_eq!(says.judgement, baton::trace::Judgement::Bad);
+        assert!(!says.reason.contains(canary) && says.reason.contains("[redacted]"), "{}", says.reason);
+        let r = baton::suspects::report(&trace, Some(&says));
+        assert_eq!(r.verdict.ending.by, baton::suspects::JudgedBy::Judge);
+        assert!(!serde_json::to_string(&r).unwrap().contains(canary));
+        // The re-ranking judge's answer is redacted too.
+        let at = reopen.transfers.iter().find(|x| x.from == "resolution").unwrap().clone();
+        s.push(reply(format!("I was told {canary}; no ranking")));
+        let v = baton::judge::judge(&model, &at, 3).await.unwrap();
+        assert!(!v.answer.contains(canary) && v.answer.contains("[redacted]"), "{}", v.answer);
+    });
+}
