@@ -1,5 +1,5 @@
-//! `import_code`: a topology read from the user's agent code (Agents SDK or ADK module, ADK
-//! Agent Config YAML), returned with its lint findings and what could not be carried over. The
+//! `import_code`: a topology read from the user's agent code (Agents SDK, ADK, LangGraph or CrewAI
+//! module, ADK Agent Config YAML), returned with its lint findings and what could not be carried over. The
 //! hosts open it unsaved; nothing is written.
 
 use super::{Api, blocking};
@@ -15,7 +15,7 @@ use std::sync::Arc;
 pub struct ImportCodeArgs {
     /// A `.py` module, an ADK agent folder, or ADK Agent Config YAML.
     pub path: String,
-    /// `openai-agents` or `adk`; by default, whichever the module builds.
+    /// `openai-agents`, `adk`, `langgraph` or `crewai`; by default, whichever the module builds.
     #[serde(default)]
     #[ts(optional)]
     pub framework: Option<String>,

@@ -1,5 +1,6 @@
-//! `baton import-code PATH`: the topology an Agents SDK or ADK module builds (or ADK Agent Config
-//! YAML), printed as YAML or written with `-o` (YAML or JSON by the extension, as `save` does).
+//! `baton import-code PATH`: the topology an Agents SDK, ADK, LangGraph or CrewAI module builds (or
+//! ADK Agent Config YAML), printed as YAML or written with `-o` (YAML or JSON by the extension, as
+//! `save` does).
 
 use super::Outcome;
 use super::args::write_out;
@@ -11,7 +12,7 @@ pub struct Args {
     /// A `.py` module, an ADK agent folder, or ADK Agent Config YAML (`root_agent.yaml`).
     path: PathBuf,
     /// The framework the module uses; by default, whichever it builds agents of.
-    #[arg(long, value_parser = ["openai-agents", "adk"])]
+    #[arg(long, value_parser = baton::import_code::Framework::NAMES)]
     framework: Option<String>,
     /// The agent a run starts at (by default `root_agent`, or the only top-level agent no other
     /// agent points to).

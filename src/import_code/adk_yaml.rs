@@ -238,5 +238,7 @@ pub fn read(path: &Path) -> Result<CodeModel, CodeError> {
         root_agent: Some(root.clone()),
         top_level: vec![root],
         agents: r.agents,
+        notes: vec![],
+        crew: None,
     })
 }

@@ -1,7 +1,7 @@
 """Baton's introspection script for `baton import-code PATH`.
 
-Why this exists: a topology written as Python code (OpenAI Agents SDK or Google ADK) is only
-fully known once the module has run, because agents, tools and handoffs are ordinary Python
+Why this exists: a topology written as Python code (OpenAI Agents SDK, Google ADK, LangGraph or
+CrewAI) is only fully known once the module has run, because agents, tools and handoffs are ordinary Python
 objects built by ordinary code. Parsing the source cannot follow helper functions, loops or
 imports. So Baton imports the user's module in a Python that has the framework installed, under
 this script, and reads the agent objects the framework built: their names, instructions, models,
@@ -10,14 +10,23 @@ them as one JSON object; Baton's Rust side turns that into a topology.
 
 What it never does: run an agent, call a model, or touch the network. Socket connections and
 DNS lookups are refused before the user's module is imported, and the module is imported under
-its file name (not `__main__`), so an `if __name__ == "__main__":` block does not run.
+its file name (not `__main__`), so an `if __name__ == "__main__":` block does not run. LangChain's
+`init_chat_model("provider:model")` (which `create_agent` and `create_react_agent` call for a model
+string) returns a stand-in that records the name and needs no provider package.
 
-Usage: python introspect.py MODULE_PATH [--framework openai-agents|adk|auto]
+LangGraph has no agent class: its agents are the compiled graphs `create_agent` and
+`create_react_agent` return, and its multi-agent shapes are what `create_swarm` and
+`create_supervisor` were given. So the script records those calls' arguments as they happen and
+reads the module-level graphs through them. CrewAI's crews are read from the `Crew` objects
+(agents, tasks, process); the Rust side turns the tasks into edges.
+
+Usage: python introspect.py MODULE_PATH [--framework openai-agents|adk|langgraph|crewai|auto]
 
 MODULE_PATH is a .py file, or a directory: a package (`__init__.py`) or an ADK agent folder
 (`agent.py`, usually with an `__init__.py` that does `from . import agent`).
 
-Exit 0: stdout holds {"framework", "module", "root_agent", "top_level", "agents", "warnings"}.
+Exit 0: stdout holds {"framework", "module", "root_agent", "top_level", "agents", "warnings"},
+plus "notes" (what the framework does that a topology does not say) and, for CrewAI, "crew".
 Exit 2: stdout holds {"error": {"kind", "message", "file", "line", "frame", "module"}} where kind
 is one of syntax, import, missing_module, no_agents, not_found, usage or internal.
 Either is one line of JSON, the only thing on stdout (what the module prints goes to stderr).
@@ -36,9 +45,22 @@ import socket
 import sys
 import sysconfig
 import traceback
+import types
 
-FRAMEWORKS = ("openai-agents", "adk")
-_FRAMEWORK_NAMES = {"openai-agents": "OpenAI Agents SDK", "adk": "Google ADK"}
+FRAMEWORKS = ("openai-agents", "adk", "langgraph", "crewai")
+_FRAMEWORK_NAMES = {
+    "openai-agents": "OpenAI Agents SDK",
+    "adk": "Google ADK",
+    "langgraph": "LangGraph",
+    "crewai": "CrewAI",
+}
+# A module of each framework that is loaded once the user's module uses it.
+_FRAMEWORK_MODULES = {
+    "openai-agents": ("agents.agent",),
+    "adk": ("google.adk.agents.base_agent",),
+    "langgraph": ("langchain.agents.factory", "langgraph.prebuilt.chat_agent_executor"),
+    "crewai": ("crewai.agents.agent_builder.base_agent",),
+}
 
 # None when the script runs from stdin (`python - MODULE`, as Baton runs it) or `python -c`;
 # its frames are then named "<stdin>" or "<string>", which are never the user's.
@@ -116,7 +138,7 @@ _AGENT_SITES: dict[int, tuple[object, str | None, int | None]] = {}
 _HANDOFF_SITES: dict[int, tuple[object, str | None, int | None]] = {}
 _TOOL_SITES: dict[int, tuple[object, str | None, int | None]] = {}
 # Agents constructed, per framework, in construction order (auto-detection).
-_CONSTRUCTED: dict[str, list[object]] = {"openai-agents": [], "adk": []}
+_CONSTRUCTED: dict[str, list[object]] = {fw: [] for fw in FRAMEWORKS}
 
 
 def _record(table: dict, obj: object, depth: int = 3) -> None:
@@ -188,11 +210,214 @@ def _patch_adk_agent_tool(module) -> None:
     tool_cls.__init__ = __init__
 
 
+# LangGraph: what `create_agent` / `create_react_agent` / `create_swarm` / `create_supervisor`
+# were given. id(compiled agent graph) -> record; id(StateGraph of a swarm or supervisor) -> record.
+_LG_AGENTS: dict[int, dict] = {}
+_LG_APPS: dict[int, dict] = {}
+_STAND_IN: list[type] = []
+
+
+def _call_with_model(original, args, kwargs) -> tuple[object, dict]:
+    """Calls `original` with a `model` string resolved as LangChain resolves it (here: to the
+    stand-in); returns its result and the call's arguments by name, defaults included."""
+    import inspect
+
+    try:
+        bound = inspect.signature(original).bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        return original(*args, **kwargs), dict(kwargs)
+    if "model" in bound.arguments:
+        bound.arguments["model"] = _lg_model_arg(bound.arguments["model"])
+    result = original(*bound.args, **bound.kwargs)
+    bound.apply_defaults()
+    return result, dict(bound.arguments)
+
+
+def _stand_in_model(name: str, provider: str | None, settings: dict):
+    """What `init_chat_model("provider:model")` returns while Baton reads the module: a chat model
+    that records the name, needs no provider package and never answers."""
+    if not _STAND_IN:
+        from langchain_core.language_models import BaseChatModel
+        from langchain_core.utils.function_calling import convert_to_openai_tool
+
+        class BatonStandInModel(BaseChatModel):
+            baton_model: str = ""
+            baton_provider: str | None = None
+            baton_settings: dict = {}
+
+            @property
+            def _llm_type(self) -> str:
+                return "baton-import-code"
+
+            def _generate(self, *args, **kwargs):
+                raise RuntimeError("baton import-code never runs a model")
+
+            def bind_tools(self, tools, **kwargs):
+                return self.bind(tools=[convert_to_openai_tool(t) for t in tools], **kwargs)
+
+        _STAND_IN.append(BatonStandInModel)
+    return _STAND_IN[0](baton_model=name, baton_provider=provider, baton_settings=settings)
+
+
+def _patch_lc_init_chat_model(module) -> None:
+    original = module.init_chat_model
+    parse = getattr(module, "_parse_model", None)
+
+    @functools.wraps(original)
+    def init_chat_model(model=None, *, model_provider=None, configurable_fields=None, config_prefix=None, **kwargs):
+        if not isinstance(model, str) or configurable_fields is not None:
+            return original(
+                model,
+                model_provider=model_provider,
+                configurable_fields=configurable_fields,
+                config_prefix=config_prefix,
+                **kwargs,
+            )
+        name, provider = model, model_provider
+        try:
+            name, provider = parse(model, model_provider)
+        except Exception:  # noqa: BLE001 - a name LangChain cannot place: keep it as written
+            if provider is None and ":" in model:
+                provider, name = model.split(":", 1)
+        return _stand_in_model(name, provider, _jsonable(kwargs))
+
+    module.init_chat_model = init_chat_model
+
+
+def _lg_model_arg(model):
+    """A model given as a string, resolved the way LangChain does (here: to the stand-in)."""
+    if isinstance(model, str):
+        base = sys.modules.get("langchain.chat_models.base")
+        if base is not None:
+            return base.init_chat_model(model)
+    return model
+
+
+def _record_lg_agent(graph, kind: str, call: dict, prompt_key: str) -> None:
+    file, line = _user_location(3)
+    _LG_AGENTS[id(graph)] = {
+        "graph": graph,
+        "kind": kind,
+        "name": call.get("name"),
+        "model": call.get("model"),
+        "tools": call.get("tools"),
+        "prompt": call.get(prompt_key),
+        "middleware": tuple(call.get("middleware") or ()),
+        "file": file,
+        "line": line,
+        "role": None,
+    }
+    _CONSTRUCTED["langgraph"].append(graph)
+
+
+def _patch_lc_create_agent(module) -> None:
+    original = module.create_agent
+
+    @functools.wraps(original)
+    def create_agent(*args, **kwargs):
+        graph, call = _call_with_model(original, args, kwargs)
+        _record_lg_agent(graph, "create_agent", call, "system_prompt")
+        return graph
+
+    module.create_agent = create_agent
+
+
+def _patch_lg_create_react_agent(module) -> None:
+    original = module.create_react_agent
+
+    @functools.wraps(original)
+    def create_react_agent(*args, **kwargs):
+        graph, call = _call_with_model(original, args, kwargs)
+        _record_lg_agent(graph, "create_react_agent", call, "prompt")
+        return graph
+
+    module.create_react_agent = create_react_agent
+
+
+def _patch_lg_create_swarm(module) -> None:
+    original = module.create_swarm
+
+    @functools.wraps(original)
+    def create_swarm(*args, **kwargs):
+        builder, call = _call_with_model(original, args, kwargs)
+        file, line = _user_location(2)
+        _LG_APPS[id(builder)] = {
+            "kind": "swarm",
+            "builder": builder,
+            "agents": list(call.get("agents") or []),
+            "default": call.get("default_active_agent"),
+            "file": file,
+            "line": line,
+        }
+        return builder
+
+    module.create_swarm = create_swarm
+
+
+def _patch_lg_create_supervisor(module) -> None:
+    original = module.create_supervisor
+
+    @functools.wraps(original)
+    def create_supervisor(*args, **kwargs):
+        before = len(_CONSTRUCTED["langgraph"])
+        builder, call = _call_with_model(original, args, kwargs)
+        name = call.get("supervisor_name") or "supervisor"
+        # The supervisor is the create_react_agent that create_supervisor built, named so.
+        made = [_LG_AGENTS.get(id(g)) for g in _CONSTRUCTED["langgraph"][before:]]
+        supervisor = next((r for r in made if r is not None and r["name"] == name), None)
+        if supervisor is not None:
+            supervisor.update(
+                role="supervisor", model=call.get("model"), prompt=call.get("prompt"), workers=list(call.get("agents") or [])
+            )
+        file, line = _user_location(2)
+        _LG_APPS[id(builder)] = {
+            "kind": "supervisor",
+            "builder": builder,
+            "agents": list(call.get("agents") or []),
+            "supervisor": supervisor,
+            "output_mode": call.get("output_mode") or "last_message",
+            "file": file,
+            "line": line,
+        }
+        return builder
+
+    module.create_supervisor = create_supervisor
+
+
+# CrewAI: where crews and agents are constructed.
+_CREW_SITES: dict[int, tuple[object, str | None, int | None]] = {}
+
+
+def _patch_crewai_init(attr: str, table: dict, constructed: bool):
+    def patch(module) -> None:
+        cls = getattr(module, attr)
+        original = cls.__init__
+
+        @functools.wraps(original)
+        def __init__(self, *args, **kwargs):
+            if id(self) not in table:
+                _record(table, self)
+                if constructed:
+                    _CONSTRUCTED["crewai"].append(self)
+            original(self, *args, **kwargs)
+
+        cls.__init__ = __init__
+
+    return patch
+
+
 _PATCHES = {
     "agents.agent": _patch_agents_agent,
     "agents.handoffs": _patch_agents_handoffs,
     "google.adk.agents.base_agent": _patch_adk_base_agent,
     "google.adk.tools.agent_tool": _patch_adk_agent_tool,
+    "langchain.chat_models.base": _patch_lc_init_chat_model,
+    "langchain.agents.factory": _patch_lc_create_agent,
+    "langgraph.prebuilt.chat_agent_executor": _patch_lg_create_react_agent,
+    "langgraph_swarm.swarm": _patch_lg_create_swarm,
+    "langgraph_supervisor.supervisor": _patch_lg_create_supervisor,
+    "crewai.agents.agent_builder.base_agent": _patch_crewai_init("BaseAgent", _AGENT_SITES, True),
+    "crewai.crew": _patch_crewai_init("Crew", _CREW_SITES, False),
 }
 
 
@@ -452,31 +677,69 @@ class _Reader:
 
     def base_entry(self, agent, cls_name: str) -> dict:
         file, line = self.site(agent)
-        return {
-            "name": agent.name,
-            "class": cls_name,
-            "python_class": type(agent).__qualname__,
-            "file": file,
-            "line": line,
-            "description": None,
-            "instructions": None,
-            "dynamic_instructions": None,
-            "model": None,
-            "model_api": None,
-            "model_class": None,
-            "model_inherited": False,
-            "model_settings": {},
-            "tools": [],
-            "handoffs": [],
-            "output_type": None,
-            "include_contents": "default",
-            "output_key": None,
-            "mode": None,
-            "sub_agents": [],
-            "disallow_transfer_to_parent": False,
-            "disallow_transfer_to_peers": False,
-            "max_iterations": None,
-        }
+        return _blank_entry(agent.name, cls_name, type(agent).__qualname__, file, line)
+
+    def collect(self, module, abs_path: str, module_file: str | None) -> tuple[list, list[str], str | None]:
+        """(agents in discovery order, names of the module-level agents, the entry the module
+        names): module-level agents first (held in lists and dicts too), then what they reach."""
+        bound, held = _module_agents(module, self.is_agent)
+        order: list[object] = []
+        seen: set[int] = set()
+
+        def add(a):
+            if id(a) not in seen:
+                seen.add(id(a))
+                order.append(a)
+
+        for _, a in bound:
+            add(a)
+        for a in held:
+            add(a)
+        if not order:
+            n = len(_CONSTRUCTED[self.framework])
+            extra = f" ({n} were constructed, but none is bound to a module-level variable)" if n else ""
+            what = _FRAMEWORK_NAMES[self.framework]
+            raise Failure("no_agents", f"{abs_path} has no module-level {what} agents{extra}", module_file or abs_path)
+        i = 0
+        while i < len(order):
+            for t in self.targets(order[i]):
+                add(t)
+            i += 1
+        top_level = list(dict.fromkeys(a.name for _, a in bound))
+        root = dict(bound).get("root_agent")
+        return order, top_level, root.name if root is not None else None
+
+    def extra(self) -> dict:
+        """Keys of the output beyond the agents (LangGraph's and CrewAI's notes, the crew)."""
+        return {}
+
+
+def _blank_entry(name: str, cls_name: str, python_class: str, file, line) -> dict:
+    return {
+        "name": name,
+        "class": cls_name,
+        "python_class": python_class,
+        "file": file,
+        "line": line,
+        "description": None,
+        "instructions": None,
+        "dynamic_instructions": None,
+        "model": None,
+        "model_api": None,
+        "model_class": None,
+        "model_inherited": False,
+        "model_settings": {},
+        "tools": [],
+        "handoffs": [],
+        "output_type": None,
+        "include_contents": "default",
+        "output_key": None,
+        "mode": None,
+        "sub_agents": [],
+        "disallow_transfer_to_parent": False,
+        "disallow_transfer_to_peers": False,
+        "max_iterations": None,
+    }
 
 
 class _OpenAIAgentsReader(_Reader):
@@ -885,8 +1148,522 @@ def _adk_model_class(model: str) -> str | None:
     return None
 
 
+_LG_PROVIDERS = {
+    "ChatOpenAI": "openai",
+    "AzureChatOpenAI": "azure_openai",
+    "ChatAnthropic": "anthropic",
+    "ChatGoogleGenerativeAI": "google_genai",
+    "ChatVertexAI": "google_vertexai",
+    "ChatOllama": "ollama",
+    "ChatMistralAI": "mistralai",
+    "ChatGroq": "groq",
+}
+_INVOKES = {"invoke", "ainvoke", "stream", "astream", "batch", "abatch"}
+
+
+def _referenced(fn) -> tuple[list, set[str]]:
+    """What a function refers to by name: the values of its closure and of the module globals its
+    code (nested functions included) names, and every name its code uses."""
+    while isinstance(fn, functools.partial):
+        fn = fn.func
+    fn = getattr(fn, "__wrapped__", fn)
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return [], set()
+    names: set[str] = set()
+    stack = [code]
+    while stack:
+        c = stack.pop()
+        names.update(c.co_names)
+        stack.extend(x for x in c.co_consts if isinstance(x, types.CodeType))
+    values = []
+    for cell in getattr(fn, "__closure__", None) or ():
+        try:
+            values.append(cell.cell_contents)
+        except ValueError:  # an empty cell
+            continue
+    globs = getattr(fn, "__globals__", {}) or {}
+    values.extend(globs[n] for n in sorted(names) if n in globs)
+    return values, names
+
+
+class _LangGraphReader(_Reader):
+    """LangGraph: the compiled graphs of `create_agent` / `create_react_agent` are the agents; a
+    swarm's handoff tools are handoffs, a supervisor's are delegations, and a tool whose function
+    refers to a compiled agent is that agent called as a tool."""
+
+    framework = "langgraph"
+
+    def __init__(self):
+        super().__init__()
+        from langchain_core.tools import BaseTool
+        from langchain_core.tools import tool as make_tool
+        from langchain_core.utils.function_calling import convert_to_openai_tool
+
+        self.BaseTool, self.make_tool, self.to_openai = BaseTool, make_tool, convert_to_openai_tool
+        self.notes: list[str] = []
+        self.noted: set[str] = set()
+
+    def note(self, text: str) -> None:
+        if text not in self.noted:
+            self.noted.add(text)
+            self.notes.append(text)
+
+    # -- records ---------------------------------------------------------------------------
+
+    def is_agent(self, obj) -> bool:
+        rec = _LG_AGENTS.get(id(obj))
+        return rec is not None and rec["graph"] is obj
+
+    def app_of(self, obj):
+        """The swarm or supervisor a value is (its StateGraph, or the graph compiled from it)."""
+        for candidate in (obj, getattr(obj, "builder", None)):
+            rec = _LG_APPS.get(id(candidate)) if candidate is not None else None
+            if rec is not None and rec["builder"] is candidate:
+                return rec
+        return None
+
+    def rec_of(self, graph):
+        """The agent a graph stands for: itself, or a swarm's or supervisor's entry agent."""
+        if self.is_agent(graph):
+            return _LG_AGENTS[id(graph)]
+        app = self.app_of(graph)
+        return self.app_entry(app) if app is not None else None
+
+    def by_name(self, name, among=()):
+        recs = [self.rec_of(g) for g in among]
+        hit = [r for r in recs if r is not None and self.name(r) == name]
+        if not hit:
+            hit = [r for r in _LG_AGENTS.values() if self.name(r) == name]
+        return hit[0] if len(hit) == 1 or (hit and among) else None
+
+    def destination_rec(self, rec, dest):
+        """The agent a handoff tool's destination names: a supervisor's worker (a nested team is
+        its own entry agent), else the agent of that name."""
+        for g in rec.get("workers") or ():
+            if getattr(g, "name", None) == dest:
+                return self.rec_of(g)
+        return self.by_name(dest)
+
+    def app_entry(self, app):
+        if app["kind"] == "supervisor":
+            return app["supervisor"]
+        return self.by_name(app["default"], app["agents"])
+
+    def app_members(self, app, seen=None) -> list:
+        seen = set() if seen is None else seen
+        if id(app) in seen:
+            return []
+        seen.add(id(app))
+        out = [app["supervisor"]] if app["kind"] == "supervisor" and app["supervisor"] else []
+        for g in app["agents"]:
+            nested = self.app_of(g)
+            if nested is not None:
+                out.extend(self.app_members(nested, seen))
+            elif self.is_agent(g):
+                out.append(_LG_AGENTS[id(g)])
+            else:
+                self.warnings.append(f"{type(g).__name__} {getattr(g, 'name', '')!r} is not an agent Baton can read")
+        return out
+
+    @staticmethod
+    def name(rec) -> str:
+        return rec["name"] or rec.get("var") or "agent"
+
+    # -- tools -----------------------------------------------------------------------------
+
+    def tools_of(self, rec) -> list:
+        tools = rec["tools"]
+        if tools is None:
+            return []
+        if hasattr(tools, "tools_by_name"):  # a ToolNode
+            return list(tools.tools_by_name.values())
+        out = []
+        for t in tools:
+            if isinstance(t, (self.BaseTool, dict)) or not callable(t):
+                out.append(t)
+                continue
+            try:
+                out.append(self.make_tool(t))  # what ToolNode makes of a plain function
+            except Exception as exc:  # noqa: BLE001
+                self.warnings.append(f"agent {self.name(rec)}: tool {_qualname(t)} unreadable ({exc})")
+        return out
+
+    @staticmethod
+    def destination(tool):
+        return (getattr(tool, "metadata", None) or {}).get("__handoff_destination")
+
+    def called_agent(self, tool):
+        """The agent a tool's function runs (a compiled agent it refers to), and whether the
+        function invokes something."""
+        fn = getattr(tool, "func", None) or getattr(tool, "coroutine", None)
+        values, names = _referenced(fn) if fn is not None else ([], set())
+        for v in values:
+            try:
+                rec = self.rec_of(v)
+            except Exception:  # noqa: BLE001 - any value of the user's
+                rec = None
+            if rec is not None:
+                return rec, True
+        return None, bool(names & _INVOKES)
+
+    def returns_command(self, tool) -> bool:
+        import inspect
+
+        fn = getattr(tool, "func", None) or getattr(tool, "coroutine", None)
+        try:
+            ret = inspect.signature(fn).return_annotation if fn is not None else None
+        except (TypeError, ValueError):
+            return False
+        return getattr(ret, "__name__", ret) == "Command"
+
+    def targets(self, rec) -> list:
+        out = []
+        for t in self.tools_of(rec):
+            if isinstance(t, dict):
+                continue
+            dest = self.destination(t)
+            target = self.destination_rec(rec, dest) if dest else self.called_agent(t)[0]
+            if target is not None:
+                out.append(target)
+        return out
+
+    def tool_entry(self, rec, tool, entry) -> None:
+        agent = self.name(rec)
+        if isinstance(tool, dict) or not isinstance(tool, self.BaseTool):
+            name = tool.get("name") or tool.get("type") if isinstance(tool, dict) else type(tool).__name__
+            entry["tools"].append({"kind": "hosted", "name": str(name), "type": "dict"})
+            return
+        dest = self.destination(tool)
+        if dest and rec["role"] == "supervisor":
+            target = self.destination_rec(rec, dest)
+            agent = self.name(target) if target is not None else dest
+            entry["tools"].append({"kind": "agent", "name": tool.name, "description": tool.description, "agent": agent})
+            return
+        if dest:
+            default = "transfer_to_" + "_".join(dest.split()).lower()
+            entry["handoffs"].append(
+                {
+                    "agent": dest,
+                    "tool_name": tool.name,
+                    "default_tool_name": tool.name == default,
+                    "tool_description": None if tool.description == f"Ask agent '{dest}' for help" else tool.description,
+                    "input_filter": None,
+                    "nest_handoff_history": None,
+                    "input_type": None,
+                    "file": None,
+                    "line": None,
+                }
+            )
+            return
+        target, invokes = self.called_agent(tool)
+        if target is not None:
+            entry["tools"].append(
+                {"kind": "agent", "name": tool.name, "description": tool.description, "agent": self.name(target)}
+            )
+            return
+        if invokes:
+            self.note(
+                f"{agent}: the tool {tool.name} invokes something that is not an agent Baton read (an agent reached "
+                "through a registry or a factory, a chain); it stays a plain tool, not a delegation"
+            )
+        if self.returns_command(tool):
+            self.note(
+                f"{agent}: the tool {tool.name} returns a Command, which may move the conversation to another agent; "
+                "Baton cannot read where from code, so it stays a plain tool"
+            )
+        try:
+            params = self.to_openai(tool)["function"].get("parameters")
+        except Exception:  # noqa: BLE001
+            params = None
+        entry["tools"].append(
+            {"kind": "function", "name": tool.name, "description": tool.description or None, "parameters": params}
+        )
+
+    # -- models ----------------------------------------------------------------------------
+
+    def model(self, entry, model) -> None:
+        for _ in range(8):  # a model with tools bound is a RunnableBinding around it
+            inner = getattr(model, "bound", None)
+            if inner is None:
+                break
+            model = inner
+        if model is None:
+            return
+        cls = type(model).__name__
+        entry["model_class"] = cls
+        settings = {}
+        if cls == "BatonStandInModel":
+            name, provider, settings = model.baton_model, model.baton_provider, dict(model.baton_settings)
+        elif cls == "_ConfigurableModel":
+            cfg = getattr(model, "_default_config", {}) or {}
+            name, provider = cfg.get("model"), cfg.get("model_provider")
+            settings = cfg
+        elif callable(model) and not hasattr(model, "invoke"):
+            self.warnings.append(f"agent {entry['name']}: the model is chosen at run time by {_qualname(model)}")
+            return
+        else:
+            name = getattr(model, "model_name", None) or getattr(model, "model", None)
+            provider = _LG_PROVIDERS.get(cls)
+            settings = {k: getattr(model, k, None) for k in ("temperature", "top_p", "max_tokens")}
+        if not isinstance(name, str):
+            self.warnings.append(f"agent {entry['name']}: model object {cls} has no model name")
+            return
+        entry["model"] = f"{provider}:{name}" if provider else name
+        entry["model_settings"] = {
+            k: settings[k] for k in ("temperature", "top_p", "max_tokens") if isinstance(settings.get(k), (int, float))
+        }
+
+    # -- agents ----------------------------------------------------------------------------
+
+    def describe(self, rec) -> dict:
+        cls = "create_supervisor" if rec["role"] == "supervisor" else rec["kind"]
+        entry = _blank_entry(self.name(rec), cls, type(rec["graph"]).__qualname__, rec["file"], rec["line"])
+        prompt = rec["prompt"]
+        content = getattr(prompt, "content", prompt)
+        if isinstance(content, str):
+            entry["instructions"] = content or None
+        elif prompt is not None:
+            entry["dynamic_instructions"] = _qualname(prompt)
+        self.model(entry, rec["model"])
+        for t in self.tools_of(rec):
+            self.tool_entry(rec, t, entry)
+        if rec["middleware"]:
+            names = ", ".join(type(m).__name__ for m in rec["middleware"])
+            self.note(f"{entry['name']}: middleware ({names}) runs around its model calls; Baton does not run it")
+        return entry
+
+    def app_notes(self, app) -> None:
+        sup = app.get("supervisor")
+        if app["kind"] != "supervisor" or sup is None:
+            return
+        name = self.name(sup)
+        if app["output_mode"] == "full_history":
+            back = (
+                "each worker's whole history (its tool calls and results too) goes back to it; Baton's delegation "
+                "returns only the worker's final output"
+            )
+        else:
+            back = "only each worker's last message goes back to it, as Baton's delegation returns the final output"
+        self.note(f"{name}: langgraph-supervisor, output_mode {app['output_mode']}: {back}")
+        library = "langgraph_supervisor.handoff"
+        default = [
+            t
+            for t in self.tools_of(sup)
+            if self.destination(t) and getattr(getattr(t, "func", None), "__module__", "") == library
+        ]
+        if default:
+            self.note(
+                f"{name}: its handoff tools (create_handoff_tool) give a worker the whole conversation; Baton's "
+                "delegation gives it only the tool's input, so the workers' runs in Baton see less"
+            )
+
+    def collect(self, module, abs_path, module_file):
+        apps, bound = [], []
+        for var, value in list(vars(module).items()):
+            if var.startswith("__"):
+                continue
+            app = self.app_of(value)
+            if app is not None:
+                if all(a is not app for a in apps):
+                    apps.append(app)
+            elif self.is_agent(value):
+                rec = _LG_AGENTS[id(value)]
+                rec.setdefault("var", var)
+                bound.append(rec)
+        order: list = []
+        for app in apps:
+            self.app_notes(app)
+            order.extend(r for r in self.app_members(app) if all(r is not o for o in order))
+        order.extend(r for r in bound if all(r is not o for o in order))
+        i = 0
+        while i < len(order):  # what they reach: handoff destinations, agents called as tools
+            order.extend(t for t in self.targets(order[i]) if all(t is not o for o in order))
+            i += 1
+        if not order:
+            n = len(_CONSTRUCTED["langgraph"])
+            extra = f" ({n} were constructed, but none is bound to a module-level variable)" if n else ""
+            raise Failure("no_agents", f"{abs_path} has no module-level LangGraph agents{extra}", module_file or abs_path)
+        # Apps that no other app runs as a worker start a run.
+        nested = {id(self.app_of(g)) for a in apps for g in a["agents"] if self.app_of(g) is not None}
+        roots = [a for a in apps if id(a) not in nested and self.app_entry(a) is not None]
+        root = self.name(self.app_entry(roots[0])) if roots else None
+        top_level = [self.name(r) for r in ([self.app_entry(a) for a in roots] + bound)]
+        return order, list(dict.fromkeys(top_level)), root
+
+    def extra(self) -> dict:
+        return {"notes": self.notes}
+
+
+class _CrewManager:
+    """The manager CrewAI builds for a hierarchical crew at kickoff, from `manager_llm`."""
+
+    def __init__(self, crew, i18n):
+        def text(key):
+            try:
+                return i18n.retrieve("hierarchical_manager_agent", key)
+            except Exception:  # noqa: BLE001
+                return {"role": "Crew Manager"}.get(key, "")
+
+        self.crew = crew
+        self.role, self.goal, self.backstory = text("role"), text("goal"), text("backstory")
+        self.llm = crew.manager_llm
+        self.tools = []
+        self.allow_delegation = True
+
+
+class _CrewAIReader(_Reader):
+    """CrewAI: a module-level `Crew`'s agents (named by their role), its tasks and process; the
+    edges are made on the Rust side from the tasks (`crew` in the output)."""
+
+    framework = "crewai"
+
+    def __init__(self):
+        super().__init__()
+        from crewai import Crew
+        from crewai.agents.agent_builder.base_agent import BaseAgent
+
+        self.Crew, self.BaseAgent = Crew, BaseAgent
+        try:
+            from crewai.utilities.i18n import get_i18n
+
+            self.i18n = get_i18n()
+        except Exception:  # noqa: BLE001
+            self.i18n = None
+        self.crew = None
+        self.manager = None
+        self.notes: list[str] = []
+
+    def is_agent(self, obj) -> bool:
+        return isinstance(obj, self.BaseAgent)
+
+    def targets(self, agent) -> list:
+        return []
+
+    @staticmethod
+    def role(agent) -> str:
+        return str(agent.role).strip()
+
+    def task_name(self, task) -> str:
+        tasks = list(self.crew.tasks) if self.crew is not None else []
+        if task.name:
+            return task.name
+        return f"task {tasks.index(task) + 1}" if task in tasks else (task.description or "task")[:40]
+
+    def template(self) -> str:
+        try:
+            return self.i18n.slice("role_playing")
+        except Exception:  # noqa: BLE001
+            return "You are {role}. {backstory}\nYour personal goal is: {goal}"
+
+    def instructions(self, agent) -> str:
+        text = self.template().format(role=agent.role, backstory=agent.backstory, goal=agent.goal)
+        crew = self.crew
+        hierarchical = crew is not None and _enum_value(crew.process) == "hierarchical"
+        tasks = crew.tasks if crew is not None else []
+        mine = [t for t in tasks if (agent is self.manager if hierarchical else t.agent is agent)]
+        if mine:
+            text += "\n\nYour tasks (CrewAI gives each one as the user message of its own run):"
+            for t in mine:
+                text += f"\n- {self.task_name(t)}: {t.description.strip()}\n  Expected output: {t.expected_output.strip()}"
+        return text
+
+    def model(self, entry, llm) -> None:
+        if llm is None:
+            return
+        if isinstance(llm, str):
+            entry["model"] = llm
+            return
+        entry["model_class"] = type(llm).__name__
+        name, provider = getattr(llm, "model", None), getattr(llm, "provider", None)
+        if isinstance(name, str):
+            entry["model"] = f"{provider}/{name}" if isinstance(provider, str) and "/" not in name else name
+        settings = {k: getattr(llm, k, None) for k in ("temperature", "top_p", "max_tokens")}
+        entry["model_settings"] = {k: v for k, v in settings.items() if isinstance(v, (int, float))}
+
+    def tool(self, t) -> dict:
+        try:
+            from crewai.utilities.string_utils import sanitize_tool_name
+
+            name = sanitize_tool_name(t.name)
+        except Exception:  # noqa: BLE001
+            name = t.name
+        schema = getattr(t, "args_schema", None)
+        try:
+            params = _jsonable(schema.model_json_schema()) if schema is not None else None
+        except Exception:  # noqa: BLE001
+            params = None
+        return {"kind": "function", "name": name, "description": t.description or None, "parameters": params}
+
+    def describe(self, agent) -> dict:
+        if isinstance(agent, _CrewManager):
+            _, file, line = _CREW_SITES.get(id(agent.crew), (None, None, None))
+            entry = _blank_entry(self.role(agent), "CrewManager", "Agent", file, line)
+        else:
+            file, line = self.site(agent)
+            cls = "CrewManager" if agent is self.manager else "Agent"
+            entry = _blank_entry(self.role(agent), cls, type(agent).__qualname__, file, line)
+        entry["description"] = agent.goal
+        entry["instructions"] = self.instructions(agent)
+        self.model(entry, agent.llm)
+        entry["tools"] = [self.tool(t) for t in agent.tools or []]
+        entry["allow_delegation"] = bool(getattr(agent, "allow_delegation", False))
+        return entry
+
+    def crew_entry(self) -> dict:
+        from crewai.utilities.constants import NOT_SPECIFIED
+
+        crew = self.crew
+        tasks = []
+        for t in crew.tasks:
+            context = None if t.context is NOT_SPECIFIED else [self.task_name(c) for c in t.context or []]
+            agent = self.role(t.agent) if t.agent is not None else None
+            tasks.append({"name": self.task_name(t), "agent": agent, "context": context, "async": bool(t.async_execution)})
+        return {
+            "process": _enum_value(crew.process),
+            "manager": self.role(self.manager) if self.manager is not None else None,
+            "agents": [self.role(a) for a in crew.agents],
+            "tasks": tasks,
+        }
+
+    def collect(self, module, abs_path, module_file):
+        crews = [v for k, v in vars(module).items() if not k.startswith("__") and isinstance(v, self.Crew)]
+        bound = [v for k, v in vars(module).items() if not k.startswith("__") and self.is_agent(v)]
+        order: list = []
+        root = None
+        if crews:
+            self.crew = crew = crews[0]
+            if len(crews) > 1:
+                self.notes.append(f"the module builds {len(crews)} crews; Baton reads the first one")
+            if _enum_value(crew.process) == "hierarchical":
+                self.manager = crew.manager_agent or _CrewManager(crew, self.i18n)
+                order.append(self.manager)
+                root = self.role(self.manager)
+            order.extend(crew.agents)
+            order.extend(t.agent for t in crew.tasks if t.agent is not None)
+            first = next((t.agent for t in crew.tasks if t.agent is not None), None)
+            root = root or (self.role(first) if first is not None else None)
+        order.extend(bound)
+        order = list({id(a): a for a in order}.values())
+        if not order:
+            n = len(_CONSTRUCTED["crewai"])
+            extra = f" ({n} were constructed, but none is bound to a module-level variable)" if n else ""
+            raise Failure("no_agents", f"{abs_path} has no module-level CrewAI crew or agents{extra}", module_file or abs_path)
+        top_level = list(dict.fromkeys(([root] if root else []) + [self.role(a) for a in bound]))
+        return order, top_level, root
+
+    def extra(self) -> dict:
+        return {"crew": self.crew_entry() if self.crew is not None else None, "notes": self.notes}
+
+
 def _reader(framework: str) -> _Reader:
-    return _OpenAIAgentsReader() if framework == "openai-agents" else _AdkReader()
+    readers = {
+        "openai-agents": _OpenAIAgentsReader,
+        "adk": _AdkReader,
+        "langgraph": _LangGraphReader,
+        "crewai": _CrewAIReader,
+    }
+    return readers[framework]()
 
 
 def _module_agents(module, is_agent) -> tuple[list[tuple[str, object]], list[object]]:
@@ -905,64 +1682,49 @@ def _module_agents(module, is_agent) -> tuple[list[tuple[str, object]], list[obj
     return bound, held
 
 
+def _loaded(framework: str) -> bool:
+    return any(m in sys.modules for m in _FRAMEWORK_MODULES[framework])
+
+
+def _is_framework_value(framework: str, value) -> bool:
+    """A module-level value that says the module is written for `framework`."""
+    if framework == "openai-agents":
+        return isinstance(value, sys.modules["agents.agent"].Agent)
+    if framework == "adk":
+        return isinstance(value, sys.modules["google.adk.agents.base_agent"].BaseAgent)
+    if framework == "langgraph":
+        found = _LG_AGENTS.get(id(value)) or _LG_APPS.get(id(value)) or _LG_APPS.get(id(getattr(value, "builder", None)))
+        return found is not None
+    crewai = sys.modules["crewai.agents.agent_builder.base_agent"]
+    crew = sys.modules.get("crewai.crew")
+    return isinstance(value, crewai.BaseAgent) or (crew is not None and isinstance(value, crew.Crew))
+
+
 def _choose_framework(requested: str, module) -> str | None:
     if requested in FRAMEWORKS:
         return requested
-    available = []
-    if "agents.agent" in sys.modules:
-        available.append("openai-agents")
-    if "google.adk.agents.base_agent" in sys.modules:
-        available.append("adk")
+    available = [fw for fw in FRAMEWORKS if _loaded(fw)]
     # The framework of the first module-level agent, else of the first agent constructed.
-    checks = {}
-    if "openai-agents" in available:
-        checks["openai-agents"] = sys.modules["agents.agent"].Agent
-    if "adk" in available:
-        checks["adk"] = sys.modules["google.adk.agents.base_agent"].BaseAgent
-    for value in vars(module).values():
-        for fw, cls in checks.items():
-            if isinstance(value, cls):
-                return fw
-    firsts = [(_CONSTRUCTED[fw], fw) for fw in available if _CONSTRUCTED[fw]]
-    if firsts:
-        return firsts[0][1]
-    return None
+    for value in list(vars(module).values()):
+        for fw in available:
+            try:
+                if _is_framework_value(fw, value):
+                    return fw
+            except Exception:  # noqa: BLE001 - an odd value of the user's
+                continue
+    firsts = [fw for fw in available if _CONSTRUCTED[fw]]
+    return firsts[0] if firsts else None
 
 
 def introspect(path: str, requested: str) -> dict:
     module, abs_path = _load(path)
     module_file = getattr(module, "__file__", None)
     framework = _choose_framework(requested, module)
-    if framework is None or (framework == "openai-agents" and "agents.agent" not in sys.modules) or (
-        framework == "adk" and "google.adk.agents.base_agent" not in sys.modules
-    ):
-        what = "OpenAI Agents SDK or Google ADK" if requested == "auto" else _FRAMEWORK_NAMES[requested]
+    if framework is None or not _loaded(framework):
+        what = "OpenAI Agents SDK, Google ADK, LangGraph or CrewAI" if requested == "auto" else _FRAMEWORK_NAMES[requested]
         raise Failure("no_agents", f"{abs_path} builds no {what} agents", module_file or abs_path)
     reader = _reader(framework)
-    bound, held = _module_agents(module, reader.is_agent)
-
-    order: list[object] = []
-    seen: set[int] = set()
-
-    def add(a):
-        if id(a) not in seen:
-            seen.add(id(a))
-            order.append(a)
-
-    for _, a in bound:
-        add(a)
-    for a in held:
-        add(a)
-    if not order:
-        n = len(_CONSTRUCTED[framework])
-        extra = f" ({n} were constructed, but none is bound to a module-level variable)" if n else ""
-        what = _FRAMEWORK_NAMES[framework]
-        raise Failure("no_agents", f"{abs_path} has no module-level {what} agents{extra}", module_file or abs_path)
-    i = 0
-    while i < len(order):
-        for t in reader.targets(order[i]):
-            add(t)
-        i += 1
+    order, top_level, root = reader.collect(module, abs_path, module_file)
 
     entries = [reader.describe(a) for a in order]
     names = [e["name"] for e in entries]
@@ -973,20 +1735,16 @@ def introspect(path: str, requested: str) -> dict:
         for h in e["handoffs"]:
             if h["agent"] not in known:
                 reader.warnings.append(f"agent {e['name']}: handoff target {h['agent']} is not among the agents found")
-
-    top_level = []
-    for _, a in bound:
-        if a.name not in top_level:
-            top_level.append(a.name)
-    root = dict(bound).get("root_agent")
-    return {
+    out = {
         "framework": framework,
         "module": abs_path,
-        "root_agent": root.name if root is not None else None,
+        "root_agent": root,
         "top_level": top_level,
         "agents": entries,
         "warnings": _PATCH_WARNINGS + reader.warnings,
     }
+    out.update(reader.extra())
+    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -1007,9 +1765,9 @@ def _parse_args(argv: list[str]) -> tuple[str, str]:
         else:
             raise Failure("usage", f"unexpected argument {arg!r}")
     if path is None:
-        raise Failure("usage", "usage: introspect.py MODULE_PATH [--framework openai-agents|adk|auto]")
+        raise Failure("usage", "usage: introspect.py MODULE_PATH [--framework openai-agents|adk|langgraph|crewai|auto]")
     if framework not in (*FRAMEWORKS, "auto"):
-        raise Failure("usage", f"--framework must be openai-agents, adk or auto, not {framework!r}")
+        raise Failure("usage", f"--framework must be openai-agents, adk, langgraph, crewai or auto, not {framework!r}")
     return path, framework
 
 
@@ -1019,6 +1777,9 @@ def main(argv: list[str]) -> int:
     sys.stdout = sys.stderr
     sys.dont_write_bytecode = True  # no __pycache__ in the user's folders
     os.environ.setdefault("OPENAI_AGENTS_DISABLE_TRACING", "1")
+    # CrewAI's own telemetry and trace upload stay off (nothing runs, but they start at import).
+    os.environ.setdefault("CREWAI_DISABLE_TELEMETRY", "true")
+    os.environ.setdefault("CREWAI_TRACING_ENABLED", "false")
     # The user's imports resolve as if they ran their module: its folder first, not Baton's.
     script_dir = os.path.dirname(_THIS_FILE) if _THIS_FILE else None
     if sys.path and (sys.path[0] == "" or os.path.realpath(sys.path[0]) == script_dir):

@@ -1,7 +1,7 @@
 //! From a framework's agents to a topology: handoffs and agents-as-tools become typed edges, the
 //! SDK's input filters and ADK's `include_contents` become context policies, ADK's transfer rules
-//! (sub-agents, parent, peers) become the handoff edges ADK allows, and each agent keeps where it
-//! was defined.
+//! (sub-agents, parent, peers) become the handoff edges ADK allows, a CrewAI crew's process
+//! becomes edges (`crewai.rs`), and each agent keeps where it was defined.
 
 use super::CodeError;
 use super::model::{CodeAgent, CodeHandoff, CodeModel, CodeTool, Filter, Framework};
@@ -19,6 +19,9 @@ pub struct Imported {
 
 /// A model name as the framework writes it → Baton's provider and model.
 pub fn model_ref(framework: Framework, model: &str, api: Option<&str>, class: Option<&str>) -> ModelRef {
+    if framework == Framework::LangGraph {
+        return langchain_model_ref(model);
+    }
     // ADK resolves a bare name through its registry: the class it picks names the provider.
     if framework == Framework::Adk && !model.contains('/') && !model.starts_with("litellm:") {
         let provider = match class {
@@ -36,7 +39,7 @@ pub fn model_ref(framework: Framework, model: &str, api: Option<&str>, class: Op
         .strip_prefix("litellm/")
         .or_else(|| model.strip_prefix("any-llm/"))
         .or_else(|| model.strip_prefix("litellm:"))
-        .or_else(|| (framework == Framework::Adk && model.contains('/')).then_some(model));
+        .or_else(|| (matches!(framework, Framework::Adk | Framework::CrewAi) && model.contains('/')).then_some(model));
     let (provider, name) = if let Some(rest) = litellm {
         match rest.split_once('/') {
             Some(("anthropic", m)) => (Provider::Anthropic, m),
@@ -50,6 +53,21 @@ pub fn model_ref(framework: Framework, model: &str, api: Option<&str>, class: Op
         (Provider::OpenaiResponses, model)
     } else {
         (Provider::Openai, model)
+    };
+    ModelRef { name: name.to_owned(), ..ModelRef::with_provider(provider) }
+}
+
+/// LangChain's `provider:model` (what `init_chat_model` takes, and what the script writes for a
+/// chat model object whose class names the provider).
+fn langchain_model_ref(model: &str) -> ModelRef {
+    let (provider, name) = match model.split_once(':') {
+        Some(("openai", m)) => (Provider::Openai, m),
+        Some(("anthropic", m)) => (Provider::Anthropic, m),
+        Some(("google_genai" | "google_vertexai", m)) => (Provider::Gemini, m),
+        Some((_, m)) => (Provider::OpenaiCompatible, m),
+        None if model.starts_with("claude") => (Provider::Anthropic, model),
+        None if model.starts_with("gemini") => (Provider::Gemini, model),
+        None => (Provider::Openai, model),
     };
     ModelRef { name: name.to_owned(), ..ModelRef::with_provider(provider) }
 }
@@ -75,6 +93,9 @@ fn unique_ids(agents: &[CodeAgent]) -> Vec<String> {
 /// The handoff's policy from its input type and filter; the SDK applies the filter to what the
 /// receiver sees, the input type shapes the transfer call.
 fn handoff_policy(h: &CodeHandoff, notes: &mut Vec<String>, from: &str) -> ContextPolicy {
+    if let Some(p) = &h.policy {
+        return p.clone();
+    }
     if let Some(props) = h.input_type.as_ref().and_then(|s| s.get("properties")).and_then(|p| p.as_object()) {
         // Baton's exports pair `input_type` with a filter that keeps only its fields
         // (`_only_fields`); without a filter the SDK passes the whole history too.
@@ -144,6 +165,9 @@ fn tool(name: &str, description: Option<&str>, parameters: Option<&serde_json::V
 }
 
 pub fn to_topology(m: &CodeModel, entry: Option<&str>, name: &str) -> Result<Imported, CodeError> {
+    let (m, mut notes) = super::crewai::with_crew_edges(m);
+    let m = &m;
+    notes.extend(m.notes.iter().cloned());
     if m.agents.is_empty() {
         return Err(CodeError::NoAgents(format!(
             "{} builds no {} agent at import time; define the agents at module level (or in a function the module \
@@ -156,7 +180,6 @@ pub fn to_topology(m: &CodeModel, entry: Option<&str>, name: &str) -> Result<Imp
     let by_name: HashMap<&str, &str> =
         m.agents.iter().zip(&ids).map(|(a, id)| (a.name.as_str(), id.as_str())).collect();
     let by_agent: HashMap<&str, &CodeAgent> = m.agents.iter().map(|a| (a.name.as_str(), a)).collect();
-    let mut notes = vec![];
     let mut t = Topology::new(name);
     t.agents.clear();
     t.description = format!("Imported from {} ({}).", m.module, m.framework.label());
@@ -214,7 +237,7 @@ pub fn to_topology(m: &CodeModel, entry: Option<&str>, name: &str) -> Result<Imp
         t.agents.push(Agent {
             id: id.clone(),
             name: a.name.clone(),
-            kind: if workflow { AgentKind::Supervisor } else { AgentKind::Agent },
+            kind: if workflow || a.is_supervisor() { AgentKind::Supervisor } else { AgentKind::Agent },
             instructions,
             model,
             tools,

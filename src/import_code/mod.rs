@@ -1,9 +1,10 @@
 //! `baton import-code`: the agents people already wrote, read from their code. A Python module
-//! (OpenAI Agents SDK or Google ADK) is imported under `introspect.py` in the user's own
-//! interpreter; ADK Agent Config YAML is read here, without Python. Both give a [`CodeModel`]
-//! that `map` turns into a topology whose agents remember where they were defined.
+//! (OpenAI Agents SDK, Google ADK, LangGraph, CrewAI) is imported under `introspect.py` in the
+//! user's own interpreter; ADK Agent Config YAML is read here, without Python. Both give a
+//! [`CodeModel`] that `map` turns into a topology whose agents remember where they were defined.
 
 mod adk_yaml;
+mod crewai;
 mod map;
 mod model;
 mod python;
@@ -47,7 +48,7 @@ impl Coded for CodeError {
 /// How to read the code.
 #[derive(Debug, Clone, Default)]
 pub struct CodeOptions {
-    /// `openai-agents` or `adk`; by default, whichever the module builds.
+    /// `openai-agents`, `adk`, `langgraph` or `crewai`; by default, whichever the module builds.
     pub framework: Option<String>,
     /// The agent a run starts at, when the module does not say.
     pub entry: Option<String>,
@@ -61,9 +62,9 @@ pub fn import_code(path: &Path, opts: &CodeOptions) -> Result<Imported, CodeErro
     let path =
         std::fs::canonicalize(path).map_err(|e| CodeError::Read(format!("cannot read {}: {e}", path.display())))?;
     if let Some(f) = opts.framework.as_deref()
-        && !matches!(f, "openai-agents" | "adk")
+        && !Framework::NAMES.contains(&f)
     {
-        return Err(CodeError::Read(format!("unknown framework '{f}'; use openai-agents or adk")));
+        return Err(CodeError::Read(format!("unknown framework '{f}'; use {}", Framework::NAMES.join(", "))));
     }
     let yaml = matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
     let model = if yaml {

@@ -1,6 +1,7 @@
 //! What the introspection script (`introspect.py`) prints about a module's agents, and what the
 //! ADK Agent Config reader builds from YAML: the framework's own view, before it is a topology.
 
+use crate::topology::ContextPolicy;
 use serde::Deserialize;
 
 #[derive(Debug, Clone, Deserialize)]
@@ -15,6 +16,13 @@ pub struct CodeModel {
     #[serde(default)]
     pub top_level: Vec<String>,
     pub agents: Vec<CodeAgent>,
+    /// What the framework does that the topology cannot say (LangGraph's supervisor output
+    /// modes, CrewAI's crews), in words.
+    #[serde(default)]
+    pub notes: Vec<String>,
+    /// A CrewAI crew: its process and tasks, which `crewai.rs` turns into edges.
+    #[serde(default)]
+    pub crew: Option<CodeCrew>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -23,15 +31,50 @@ pub enum Framework {
     OpenaiAgents,
     #[serde(rename = "adk")]
     Adk,
+    #[serde(rename = "langgraph")]
+    LangGraph,
+    #[serde(rename = "crewai")]
+    CrewAi,
 }
 
 impl Framework {
+    /// The names `--framework` takes.
+    pub const NAMES: [&'static str; 4] = ["openai-agents", "adk", "langgraph", "crewai"];
+
     pub fn label(self) -> &'static str {
         match self {
             Framework::OpenaiAgents => "OpenAI Agents SDK",
             Framework::Adk => "Google ADK",
+            Framework::LangGraph => "LangGraph",
+            Framework::CrewAi => "CrewAI",
         }
     }
+}
+
+/// A CrewAI crew as the script read it: the agents by role, the tasks in order.
+#[derive(Debug, Clone, Deserialize)]
+pub struct CodeCrew {
+    /// `sequential` or `hierarchical`.
+    pub process: String,
+    /// The manager of a hierarchical crew (CrewAI's "Crew Manager", or the crew's `manager_agent`).
+    #[serde(default)]
+    pub manager: Option<String>,
+    pub agents: Vec<String>,
+    pub tasks: Vec<CodeTask>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct CodeTask {
+    pub name: String,
+    /// The role of the task's agent (none in a hierarchical crew, whose manager runs every task).
+    #[serde(default)]
+    pub agent: Option<String>,
+    /// The tasks whose outputs it reads; none when not given (CrewAI then passes every earlier
+    /// task's output).
+    #[serde(default)]
+    pub context: Option<Vec<String>>,
+    #[serde(default, rename = "async")]
+    pub is_async: bool,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -79,6 +122,9 @@ pub struct CodeAgent {
     pub disallow_transfer_to_peers: bool,
     #[serde(default)]
     pub max_iterations: Option<u32>,
+    /// CrewAI: the agent may delegate to its crew's other agents.
+    #[serde(default)]
+    pub allow_delegation: bool,
 }
 
 impl CodeAgent {
@@ -86,6 +132,12 @@ impl CodeAgent {
     /// instead of transferring to them.
     pub fn is_workflow(&self) -> bool {
         matches!(self.class.as_str(), "SequentialAgent" | "ParallelAgent" | "LoopAgent")
+    }
+
+    /// An agent that only delegates: a LangGraph `create_supervisor` supervisor, a CrewAI
+    /// manager.
+    pub fn is_supervisor(&self) -> bool {
+        matches!(self.class.as_str(), "create_supervisor" | "CrewManager")
     }
 }
 
@@ -152,6 +204,10 @@ pub struct CodeHandoff {
     pub input_filter: Option<Filter>,
     #[serde(default)]
     pub input_type: Option<serde_json::Value>,
+    /// The policy when the framework's rule decides it rather than a filter (CrewAI's task
+    /// context); set on the Rust side.
+    #[serde(skip)]
+    pub policy: Option<ContextPolicy>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

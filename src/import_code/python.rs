@@ -10,7 +10,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const SCRIPT: &str = include_str!("introspect.py");
-/// Importing a module with heavy dependencies (ADK pulls in google-genai) takes seconds.
+/// Importing a module with heavy dependencies (ADK pulls in google-genai, CrewAI chromadb) takes
+/// seconds.
 const TIMEOUT: Duration = Duration::from_secs(120);
 const MAX_OUTPUT: u64 = 64 << 20;
 
@@ -104,7 +105,10 @@ pub fn introspect(module: &Path, python: &Path, framework: Option<&str>) -> Resu
     }
     if !status.success() {
         let tail: Vec<&str> = err.lines().rev().take(6).collect::<Vec<_>>().into_iter().rev().collect();
-        let hint = if err.contains("No module named 'agents'") || err.contains("No module named 'google.adk'") {
+        let hint = if ["agents", "google.adk", "langgraph", "langchain", "crewai"]
+            .iter()
+            .any(|m| err.contains(&format!("No module named '{m}'")))
+        {
             "; that Python lacks the framework: give the one your app uses with --python".to_owned()
         } else {
             String::new()

@@ -1,7 +1,8 @@
 //! `baton import-code`: the topology of agent code read with the real frameworks (openai-agents
-//! and google-adk in the test venv), against what a person reads in the modules
-//! (`tests/data/import_code/README.md`), the round trips export → import-code for every example,
-//! ADK's own loading of the Agent Config export, and the errors of modules that cannot be read.
+//! and google-adk in the test venv; LangGraph and CrewAI in their own venvs), against what a person
+//! reads in the modules (`tests/data/import_code/README.md`), the round trips export → import-code
+//! for every example, ADK's own loading of the Agent Config export, and the errors of modules that
+//! cannot be read.
 
 use crate::common::*;
 use baton::topology::{ContextPolicy, EdgeKind, Topology};
@@ -341,4 +342,169 @@ fn tool_descriptions_with_quotes_survive_the_adk_export() {
     let back = imported(&module);
     let tool = &back.agents.iter().find(|a| a.name == "Resolution").unwrap().tools[0];
     assert_eq!(tool.description, description);
+}
+
+/// `import-code` with one framework's venv (`scripts/pyenv.sh NAME`), HOME in a temporary folder
+/// (CrewAI writes its settings there at import).
+fn import_with(venv: &str, path: &Path, extra: &[&str]) -> Output {
+    let home = tempfile::tempdir().unwrap();
+    Command::new(env!("CARGO_BIN_EXE_baton"))
+        .arg("import-code")
+        .arg(path)
+        .arg("--python")
+        .arg(framework_python(venv))
+        .args(extra)
+        .env("HOME", home.path())
+        .output()
+        .unwrap()
+}
+
+fn imported_with(venv: &str, path: &Path) -> (Topology, String) {
+    let out = import_with(venv, path, &[]);
+    assert!(out.status.success(), "import-code {}: {}", path.display(), stderr(&out));
+    (baton::config::parse(&stdout(&out), baton::config::Format::Yaml, "import-code").unwrap(), stderr(&out))
+}
+
+fn sorted<T: Ord>(mut v: Vec<T>) -> Vec<T> {
+    v.sort();
+    v
+}
+
+/// (agent name, its tool names, provider, model name).
+fn agent_summary(t: &Topology, name: &str) -> (Vec<String>, Option<(baton::topology::Provider, String)>) {
+    let a = t.agents.iter().find(|a| a.name == name).unwrap_or_else(|| panic!("no agent {name}"));
+    (a.tools.iter().map(|t| t.name.clone()).collect(), a.model.as_ref().map(|m| (m.provider, m.name.clone())))
+}
+
+/// A swarm: its agents' handoff tools are handoffs (the whole history, as LangGraph passes it), a
+/// tool whose function runs another agent is a delegation, the default active agent is the entry.
+#[test]
+fn a_langgraph_swarm_reads_as_a_person_reads_it() {
+    use baton::topology::Provider;
+    let (t, err) = imported_with("langgraph", &data("graph_swarm.py"));
+    assert_eq!(t.agent(&t.entry).unwrap().name, "triage");
+    assert_eq!(sorted(t.agents.iter().map(|a| a.name.as_str()).collect()), ["billing", "researcher", "triage"]);
+    assert_eq!(
+        sorted(edges(&t)),
+        [
+            e("delegation", "billing", "researcher", "ask_researcher", "full"),
+            e("handoff", "billing", "triage", "transfer_to_triage", "full"),
+            e("handoff", "triage", "billing", "transfer_to_billing", "full"),
+        ]
+    );
+    assert_eq!(
+        agent_summary(&t, "triage"),
+        (vec!["lookup_invoice".into()], Some((Provider::Openai, "gpt-4o-mini".into())))
+    );
+    assert_eq!(
+        agent_summary(&t, "billing"),
+        (vec!["issue_refund".into()], Some((Provider::Anthropic, "claude-sonnet-4-5".into())))
+    );
+    assert_eq!(agent_summary(&t, "researcher").0, ["search_docs"]);
+    let triage = t.agents.iter().find(|a| a.name == "triage").unwrap();
+    assert_eq!(triage.instructions, "You are triage. Look up invoices, then transfer billing problems to billing.");
+    let handoff = t.edges.iter().find(|e| e.from == "triage").unwrap();
+    assert_eq!(handoff.description, "Transfer billing problems to billing.");
+    let src = triage.source.as_ref().unwrap();
+    let text = std::fs::read_to_string(data("graph_swarm.py")).unwrap();
+    let line = text.lines().nth(src.line as usize - 1).unwrap();
+    assert!(line.contains("triage = create_agent("), "line {} is where triage is built: {line}", src.line);
+    assert!(err.contains("3 agents, 3 edges (2 handoffs, 1 delegations), entry triage"), "{err}");
+}
+
+/// A supervisor: its handoff tools are delegations (control comes back), the output mode and what
+/// the workers receive are in the notes.
+#[test]
+fn a_langgraph_supervisor_reads_as_delegations() {
+    use baton::topology::{AgentKind, Provider};
+    let (t, err) = imported_with("langgraph", &data("graph_supervisor.py"));
+    assert_eq!(t.entry, "supervisor");
+    let sup = t.agent("supervisor").unwrap();
+    assert_eq!(sup.kind, AgentKind::Supervisor);
+    assert_eq!(sup.instructions, "You are a team supervisor managing a research expert and a math expert.");
+    let m = sup.model.as_ref().unwrap();
+    assert_eq!((m.provider, m.name.as_str(), m.temperature), (Provider::Openai, "gpt-4o", Some(0.0)));
+    assert_eq!(
+        sorted(edges(&t)),
+        [
+            e("delegation", "supervisor", "math_expert", "transfer_to_math_expert", "full"),
+            e("delegation", "supervisor", "research_expert", "transfer_to_research_expert", "full"),
+        ]
+    );
+    assert_eq!(agent_summary(&t, "math_expert").0, ["add"]);
+    assert_eq!(agent_summary(&t, "research_expert").0, ["web_search"]);
+    assert!(err.contains("note: supervisor: langgraph-supervisor, output_mode full_history"), "{err}");
+    assert!(err.contains("give a worker the whole conversation"), "{err}");
+}
+
+/// A sequential crew: handoffs along the task order, each carrying the previous task's output
+/// (the `fields` policy); `allow_delegation` gives delegations to the other agents.
+#[test]
+fn a_sequential_crew_reads_as_handoffs_along_its_tasks() {
+    use baton::topology::Provider;
+    let (t, err) = imported_with("crewai", &data("crew_sequential.py"));
+    assert_eq!(t.agent(&t.entry).unwrap().name, "Researcher");
+    assert_eq!(
+        sorted(edges(&t)),
+        [
+            e("delegation", "Writer", "Editor", "editor", "full"),
+            e("delegation", "Writer", "Researcher", "researcher", "full"),
+            e("handoff", "Researcher", "Writer", "transfer_to_writer", "fields(output)"),
+            e("handoff", "Writer", "Editor", "transfer_to_editor", "fields(output)"),
+        ]
+    );
+    assert_eq!(
+        agent_summary(&t, "Researcher"),
+        (vec!["search_docs".into()], Some((Provider::Openai, "gpt-4o-mini".into())))
+    );
+    let writer = t.agents.iter().find(|a| a.name == "Writer").unwrap();
+    assert!(
+        writer
+            .instructions
+            .starts_with("You are Writer. You write for developers.\nYour personal goal is: Write a short, clear post"),
+        "{}",
+        writer.instructions
+    );
+    assert!(
+        writer.instructions.contains("- write: Write a post from the notes.\n  Expected output: Three paragraphs."),
+        "{}",
+        writer.instructions
+    );
+    assert!(err.contains("note: Writer: allow_delegation gives it CrewAI's Delegate work to coworker"), "{err}");
+}
+
+/// A hierarchical crew: CrewAI's manager (built from manager_llm) delegates to every agent.
+#[test]
+fn a_hierarchical_crew_reads_as_its_manager_delegating() {
+    use baton::topology::{AgentKind, Provider};
+    let (t, err) = imported_with("crewai", &data("crew_hierarchical.py"));
+    let manager = t.agent(&t.entry).unwrap();
+    assert_eq!((manager.name.as_str(), manager.kind), ("Crew Manager", AgentKind::Supervisor));
+    let m = manager.model.as_ref().unwrap();
+    assert_eq!((m.provider, m.name.as_str()), (Provider::Openai, "gpt-4o"));
+    assert!(manager.instructions.contains("- tagline: Write a launch tagline for Baton."), "{}", manager.instructions);
+    assert_eq!(
+        sorted(edges(&t)),
+        [
+            e("delegation", "Crew Manager", "Researcher", "researcher", "full"),
+            e("delegation", "Crew Manager", "Writer", "writer", "full"),
+        ]
+    );
+    assert_eq!(agent_summary(&t, "Researcher").0, ["search_docs"]);
+    assert!(err.contains("note: Crew Manager: runs every task of the hierarchical crew"), "{err}");
+}
+
+/// A module that builds a LangGraph graph but no agent gets the clear error, nothing written.
+#[test]
+fn a_module_with_no_langgraph_agent_gets_the_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("out.yaml");
+    for extra in [vec![], vec!["--framework", "langgraph"]] {
+        let mut args = extra.clone();
+        args.extend(["-o", target.to_str().unwrap()]);
+        let out = import_with("langgraph", &data("graph_no_agents.py"), &args);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains("builds no agent at import time"), "{extra:?}: {}", stderr(&out));
+        assert!(!target.exists());
+    }
 }

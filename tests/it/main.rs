@@ -9,6 +9,7 @@ mod collect;
 mod concurrency;
 mod config;
 mod engine;
+mod export_langgraph;
 mod export_python;
 mod fidelity;
 mod fork;

@@ -3,4 +3,4 @@
 /**
  * Every export format, with its CLI name.
  */
-export type ExportFormat = "yaml" | "json" | "openai-agents-py" | "adk-py" | "adk-yaml" | "mermaid" | "dot";
+export type ExportFormat = "yaml" | "json" | "openai-agents-py" | "adk-py" | "adk-yaml" | "langgraph-py" | "mermaid" | "dot";

@@ -6,7 +6,7 @@ export type ImportCodeArgs = {
  */
 path: string, 
 /**
- * `openai-agents` or `adk`; by default, whichever the module builds.
+ * `openai-agents`, `adk`, `langgraph` or `crewai`; by default, whichever the module builds.
  */
 framework?: string, 
 /**

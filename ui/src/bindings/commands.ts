@@ -258,6 +258,11 @@ export const CATALOG: Catalog = {
       "detail": "yaml"
     },
     {
+      "value": "langgraph-py",
+      "label": "LangGraph (Python)",
+      "detail": "py"
+    },
+    {
       "value": "mermaid",
       "label": "Mermaid",
       "detail": "mmd"

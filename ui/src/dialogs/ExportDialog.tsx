@@ -15,6 +15,7 @@ const EXPORT_HELP: Record<ExportFormat, string> = {
   "openai-agents-py": "A Python module for the OpenAI Agents SDK.",
   "adk-py": "A Python module for Google ADK (root_agent); what ADK cannot express is said in comments.",
   "adk-yaml": "ADK Agent Config: one YAML file per agent and a tools.py (the CLI writes them into a folder).",
+  "langgraph-py": "A Python module for LangGraph: handoffs as a swarm, a supervisor's delegations as create_supervisor; what LangGraph cannot express is said in comments.",
   mermaid: "A flowchart for Markdown, GitHub and docs.",
   dot: "A Graphviz graph.",
 };

@@ -16,6 +16,8 @@ const FRAMEWORKS = [
   { value: "", label: "Whichever the code builds" },
   { value: "openai-agents", label: "OpenAI Agents SDK" },
   { value: "adk", label: "Google ADK" },
+  { value: "langgraph", label: "LangGraph" },
+  { value: "crewai", label: "CrewAI" },
 ];
 
 type Failure = { code: string; message: string };

@@ -454,6 +454,8 @@ export function mockExport(t: Topology, format: ExportFormat): string {
       return `# mock export of ${t.name}\nfrom agents import Agent\n` + t.agents.map((a) => `${a.id} = Agent(name=${JSON.stringify(a.name)})`).join("\n") + "\n";
     case "adk-py":
       return `# mock export of ${t.name}\nfrom google.adk.agents import LlmAgent\n` + t.agents.map((a) => `${a.id} = LlmAgent(name=${JSON.stringify(a.name)})`).join("\n") + "\n";
+    case "langgraph-py":
+      return `# mock export of ${t.name}\nfrom langchain.agents import create_agent\n` + t.agents.map((a) => `${a.id} = create_agent(None, name=${JSON.stringify(a.name)})`).join("\n") + "\n";
     case "adk-yaml":
       return t.agents.map((a) => `# --- ${a.id === t.entry ? "root_agent" : a.id}.yaml ---\nagent_class: LlmAgent\nname: ${a.name}\n`).join("\n");
   }
