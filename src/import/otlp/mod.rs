@@ -4,6 +4,7 @@
 //! (`openinference.span.kind`, `llm.input_messages.<i>.message.*`, `tool.name`...). Handoffs
 //! are inferred where no span says so: `transfer_to_*` tool calls and successive agent spans.
 
+mod ancestry;
 mod events;
 mod frameworks;
 
@@ -669,7 +670,6 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
     let frameworks = frameworks::adapt(spans, &mut notes);
     let spans: &[Span] = spans;
     let by_id: HashMap<String, usize> = spans.iter().enumerate().map(|(i, s)| (s.id.clone(), i)).collect();
-    let parent = |s: &Span| by_id.get(&s.parent).map(|i| &spans[*i]);
     let mut events: Vec<Ev> = vec![];
     let mut contrib_sdk = false;
     let mut owner: Option<String> = None;
@@ -682,37 +682,24 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
     let mut models = 0;
     // The response ids of the model calls so far (a later call may continue one).
     let mut response_ids: std::collections::HashSet<String> = std::collections::HashSet::new();
+    // Each span's nearest agent, agent-or-tool and model-or-agent above it, in one pass each.
+    let kinds: Vec<Kind> = spans.iter().map(kind_of).collect();
+    let up_index: Vec<Option<usize>> = spans.iter().map(|s| by_id.get(&s.parent).copied()).collect();
+    let near_agent = ancestry::nearest(&up_index, |j| kinds[j] == Kind::Agent);
+    let near_agent_or_tool = ancestry::nearest(&up_index, |j| matches!(kinds[j], Kind::Agent | Kind::Tool));
+    let near_model_or_agent = ancestry::nearest(&up_index, |j| matches!(kinds[j], Kind::Model | Kind::Agent));
     // Agent spans with another agent span below them (no tool between): workflow containers.
     let mut containers: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    for other in spans.iter().filter(|s| kind_of(s) == Kind::Agent) {
-        let mut up = parent(other);
-        let mut hops = 0usize;
-        while let Some(p) = up.filter(|_| hops <= spans.len()) {
-            hops += 1;
-            match kind_of(p) {
-                Kind::Tool => break,
-                Kind::Agent => {
-                    containers.insert(p.id.as_str());
-                    break;
-                }
-                _ => up = parent(p),
-            }
+    for i in (0..spans.len()).filter(|i| kinds[*i] == Kind::Agent) {
+        if let Some(p) = near_agent_or_tool[i].filter(|p| kinds[*p] == Kind::Agent) {
+            containers.insert(spans[p].id.as_str());
         }
     }
     // Agent spans that own a model call (the nearest agent above it): agents, never wrappers.
-    let mut owns_calls: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    for m in spans.iter().filter(|s| kind_of(s) == Kind::Model) {
-        let mut up = parent(m);
-        let mut hops = 0usize;
-        while let Some(p) = up.filter(|_| hops <= spans.len()) {
-            hops += 1;
-            if kind_of(p) == Kind::Agent {
-                owns_calls.insert(p.id.as_str());
-                break;
-            }
-            up = parent(p);
-        }
-    }
+    let owns_calls: std::collections::HashSet<&str> = (0..spans.len())
+        .filter(|i| kinds[*i] == Kind::Model)
+        .filter_map(|i| near_agent[i].map(|p| spans[p].id.as_str()))
+        .collect();
     containers.retain(|c| !owns_calls.contains(c));
     // Agents a transfer names: `transfer_to_agent {agent_name}` tool spans, `transfer_to_<name>`.
     let transfer_targets: std::collections::HashSet<String> = spans
@@ -738,7 +725,7 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
     let provider = spans
         .iter()
         .find_map(|s| text_attr(&s.attrs, "gen_ai.provider.name").or_else(|| text_attr(&s.attrs, "gen_ai.system")));
-    for sp in spans.iter() {
+    for (here, sp) in spans.iter().enumerate() {
         while let Some(pos) = returns.iter().position(|(end, _, _)| *end <= sp.start) {
             let (_, from, to) = returns.remove(pos);
             events.push(Ev::Return { from, to: to.clone() });
@@ -746,21 +733,9 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
         }
         // The agent a span works for: the nearest agent span above (or itself), else the
         // agent name the span itself carries.
-        let mut cur = Some(sp);
-        let mut acting = None;
-        let mut agent_span: Option<&Span> = None;
-        // Parent walks are bounded: a recorded parent chain may loop.
-        let limit = spans.len();
-        let mut hops = 0usize;
-        while let Some(c) = cur.filter(|_| hops <= limit) {
-            hops += 1;
-            if kind_of(c) == Kind::Agent {
-                acting = agent_name(c);
-                agent_span = Some(c);
-                break;
-            }
-            cur = parent(c);
-        }
+        let agent_span: Option<&Span> =
+            if kinds[here] == Kind::Agent { Some(sp) } else { near_agent[here].map(|p| &spans[p]) };
+        let mut acting = agent_span.and_then(agent_name);
         if acting.is_none() {
             acting = text_attr(&sp.attrs, "gen_ai.agent.name").or_else(|| text_attr(&sp.attrs, "agent.name"));
         }
@@ -790,23 +765,12 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
                 if containers.contains(sp.id.as_str()) && !transfer_targets.contains(&name) {
                     continue;
                 }
-                let mut up = parent(sp);
-                let mut via_tool = false;
-                let mut caller = None;
-                let mut caller_calls = false;
-                let mut hops = 0usize;
-                while let Some(p) = up.filter(|_| hops <= limit) {
-                    hops += 1;
-                    if kind_of(p) == Kind::Tool {
-                        via_tool = true;
-                    }
-                    if kind_of(p) == Kind::Agent {
-                        caller = agent_name(p);
-                        caller_calls = owns_calls.contains(p.id.as_str());
-                        break;
-                    }
-                    up = parent(p);
-                }
+                // The agent above, and whether a tool stands between (the first agent or tool
+                // above is a tool).
+                let via_tool = near_agent_or_tool[here].is_some_and(|p| kinds[p] == Kind::Tool);
+                let above = near_agent[here].map(|p| &spans[p]);
+                let caller = above.and_then(agent_name);
+                let caller_calls = above.is_some_and(|p| owns_calls.contains(p.id.as_str()));
                 // Nested under another agent's span, through its tool or straight under an agent
                 // that calls its own model (a manager running a managed agent): the caller gets
                 // the turn back when it ends — a delegation.
@@ -840,20 +804,7 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
             Kind::Model => {
                 // A model span inside another one is the same call seen by a second
                 // instrumentation (Agno's `chat` under its own generation): count it once.
-                let mut up = parent(sp);
-                let mut nested = false;
-                let mut hops = 0usize;
-                while let Some(p) = up.filter(|_| hops <= limit) {
-                    hops += 1;
-                    match kind_of(p) {
-                        Kind::Model => {
-                            nested = true;
-                            break;
-                        }
-                        Kind::Agent => break,
-                        _ => up = parent(p),
-                    }
-                }
+                let nested = near_model_or_agent[here].is_some_and(|p| kinds[p] == Kind::Model);
                 if nested {
                     continue;
                 }
