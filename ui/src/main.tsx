@@ -1,3 +1,5 @@
+// The window's locale first: libraries read navigator.language when they load.
+import "./platform/locale";
 import "@fontsource-variable/inter";
 import "@fontsource-variable/jetbrains-mono";
 import "@xyflow/react/dist/base.css";
