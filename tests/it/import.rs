@@ -487,3 +487,31 @@ fn a_changed_system_prompt_replaces_the_old_one() {
     assert_eq!(instructions(0), vec!["Today is Monday.".to_owned()]);
     assert_eq!(instructions(1), vec!["Today is Tuesday.".to_owned()]);
 }
+
+/// An application that puts its key in a span (a header copied into an attribute, a key inside
+/// a recorded request): the run Baton keeps never holds it, and its notes say how many values
+/// were replaced (issue #30).
+#[test]
+fn keys_inside_spans_are_redacted_at_import_with_a_count() {
+    let key = "sk-proj-canary0123456789abcdefghij";
+    let doc = serde_json::json!({"resourceSpans": [{"scopeSpans": [{"spans": [
+        {"traceId": "00000000000000000000000000000001", "spanId": "0000000000000001", "name": "invoke_agent A",
+         "startTimeUnixNano": "1000", "endTimeUnixNano": "9000",
+         "attributes": [
+            {"key": "gen_ai.operation.name", "value": {"stringValue": "invoke_agent"}},
+            {"key": "gen_ai.agent.name", "value": {"stringValue": "A"}},
+            {"key": "http.request.header.authorization", "value": {"stringValue": format!("Bearer {key}")}}]},
+        {"traceId": "00000000000000000000000000000001", "spanId": "0000000000000002", "parentSpanId": "0000000000000001",
+         "name": "chat", "startTimeUnixNano": "2000", "endTimeUnixNano": "3000",
+         "attributes": [
+            {"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}},
+            {"key": "gen_ai.input.messages", "value": {"stringValue": format!("[{{\"role\":\"user\",\"parts\":[{{\"type\":\"text\",\"content\":\"my key is {key}\"}}]}}]")}},
+            {"key": "gen_ai.output.messages", "value": {"stringValue": "[{\"role\":\"assistant\",\"parts\":[{\"type\":\"text\",\"content\":\"noted\"}]}]"}}]}
+    ]}]}]});
+    let runs = import_bytes(serde_json::to_string(&doc).unwrap().as_bytes(), None).unwrap();
+    let all = serde_json::to_string(&runs[0]).unwrap();
+    assert!(!all.contains(key), "the key reached the run");
+    assert!(all.contains("my key is [redacted]"), "the message is kept, the key replaced");
+    let notes = runs[0].source.as_ref().unwrap()["notes"].to_string();
+    assert!(notes.contains("2 span value(s) held a key"), "{notes}");
+}

@@ -41,7 +41,30 @@ pub struct Span {
 #[derive(Debug, Clone, Default)]
 pub struct Attrs(Vec<(String, Value)>);
 
+/// Replaces what looks like a key in a value (strings inside arrays and objects too); how many
+/// strings changed.
+fn redact_value(v: &mut Value) -> usize {
+    match v {
+        Value::String(s) => match crate::providers::redact::redact(s) {
+            std::borrow::Cow::Owned(r) => {
+                *s = r;
+                1
+            }
+            std::borrow::Cow::Borrowed(_) => 0,
+        },
+        Value::Array(a) => a.iter_mut().map(redact_value).sum(),
+        Value::Object(m) => m.values_mut().map(redact_value).sum(),
+        _ => 0,
+    }
+}
+
 impl Attrs {
+    /// Replaces every value that holds a configured key or something shaped like a provider key
+    /// (an application that put its key in a span); how many values changed.
+    pub fn redact_secrets(&mut self) -> usize {
+        self.0.iter_mut().map(|(_, v)| redact_value(v)).sum()
+    }
+
     /// Sets an attribute (an adapter adding what a convention lacks).
     pub fn set(&mut self, k: &str, v: Value) {
         match self.0.iter_mut().find(|(key, _)| key == k) {
@@ -664,8 +687,17 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
     // Fully ordered (ids break ties), so the spans' order in the file never matters.
     spans.sort_by(|a, b| (a.start, a.end, &a.id).cmp(&(b.start, b.end, &b.id)));
     let mut notes = vec![];
+    let mut redacted = 0;
     for sp in spans.iter_mut() {
+        redacted += sp.attrs.redact_secrets();
+        redacted += sp.events.iter_mut().map(|(_, a)| a.redact_secrets()).sum::<usize>();
         events::lift_details(sp);
+    }
+    if redacted > 0 {
+        notes.push(format!(
+            "{redacted} span value(s) held a key (a configured key's value, or shaped like sk-…, sk-ant-…, AIza…): \
+             replaced with [redacted] before anything was kept"
+        ));
     }
     let frameworks = frameworks::adapt(spans, &mut notes);
     let spans: &[Span] = spans;
