@@ -48,18 +48,14 @@ fn parse_ranking(text: &str, n: usize) -> Result<Vec<u32>, String> {
     Ok(out)
 }
 
-/// Asks `model` to re-rank `t`'s top suspects (at most `top`).
-pub async fn judge(model: &ModelRef, t: &TransferSuspects, top: usize) -> Result<JudgeView, crate::error::ApiError> {
-    let shown: Vec<_> = t.suspects.iter().take(top).collect();
-    let mut prompt = format!("Handoff {} → {} (transfer {}). Suspects:\n", t.from, t.to, t.transfer);
-    for (i, s) in shown.iter().enumerate() {
-        prompt.push_str(&format!("{}. ({} of {}) {}\n", i + 1, s.kind.as_str(), s.agent, s.text));
-    }
+/// Asks `model`, as a one-agent topology of its own, `prompt` under `instructions`; the answer
+/// redacted (nothing a provider sends is shown unredacted: a reply may echo a key).
+async fn ask(model: &ModelRef, instructions: &str, prompt: &str) -> Result<String, crate::error::ApiError> {
     let agent = Agent {
         id: "judge".into(),
         name: "Judge".into(),
         kind: Default::default(),
-        instructions: INSTRUCTIONS.into(),
+        instructions: instructions.into(),
         model: Some(model.clone()),
         tools: vec![],
         source: None,
@@ -68,10 +64,18 @@ pub async fn judge(model: &ModelRef, t: &TransferSuspects, top: usize) -> Result
     topo.agents = vec![agent.clone()];
     topo.entry = "judge".into();
     let models = LiveModels::new(&topo, None, Default::default())?;
-    let model_for = models.model_for(&agent)?;
-    let answer = crate::providers::ask::ask(model_for, &agent, INSTRUCTIONS, &prompt, 1, 1, &[]).await?.text;
-    // Nothing a provider sends is shown unredacted (a reply may echo a key).
-    let answer = crate::providers::redact::redact(&answer).into_owned();
+    let answer = crate::providers::ask::ask(models.model_for(&agent)?, &agent, instructions, prompt, 1, 1, &[]).await?;
+    Ok(crate::providers::redact::redact(&answer.text).into_owned())
+}
+
+/// Asks `model` to re-rank `t`'s top suspects (at most `top`).
+pub async fn judge(model: &ModelRef, t: &TransferSuspects, top: usize) -> Result<JudgeView, crate::error::ApiError> {
+    let shown: Vec<_> = t.suspects.iter().take(top).collect();
+    let mut prompt = format!("Handoff {} → {} (transfer {}). Suspects:\n", t.from, t.to, t.transfer);
+    for (i, s) in shown.iter().enumerate() {
+        prompt.push_str(&format!("{}. ({} of {}) {}\n", i + 1, s.kind.as_str(), s.agent, s.text));
+    }
+    let answer = ask(model, INSTRUCTIONS, &prompt).await?;
     let clipped: String = answer.chars().take(400).collect();
     Ok(match parse_ranking(&answer, shown.len()) {
         Ok(order) => JudgeView { transfer: t.transfer, order, answer: clipped, problem: None },
@@ -105,21 +109,7 @@ pub async fn judge_ending(
         o.reason,
         o.final_output.as_deref().unwrap_or("(none)")
     );
-    let agent = Agent {
-        id: "judge".into(),
-        name: "Judge".into(),
-        kind: Default::default(),
-        instructions: ENDING.into(),
-        model: Some(model.clone()),
-        tools: vec![],
-        source: None,
-    };
-    let mut topo = Topology::new("judge");
-    topo.agents = vec![agent.clone()];
-    topo.entry = "judge".into();
-    let models = LiveModels::new(&topo, None, Default::default())?;
-    let answer = crate::providers::ask::ask(models.model_for(&agent)?, &agent, ENDING, &prompt, 1, 1, &[]).await?.text;
-    let answer = crate::providers::redact::redact(&answer).into_owned();
+    let answer = ask(model, ENDING, &prompt).await?;
     let (Some(start), Some(end)) = (answer.find('{'), answer.rfind('}')) else { return Ok(None) };
     let Ok(v) = serde_json::from_str::<serde_json::Value>(&answer[start..=end.max(start)]) else { return Ok(None) };
     let judgement = match v.get("ending").and_then(|e| e.as_str()) {
