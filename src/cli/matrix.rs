@@ -50,6 +50,15 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Outcome {
+    if a.repeat == 0 {
+        return Err(ApiError::new(ErrorCode::ApiArgs, "--repeat 0: each cell needs at least one run; use 1 or more"));
+    }
+    if let Some(r) = a.rate.filter(|r| !(r.is_finite() && *r > 0.0)) {
+        return Err(ApiError::new(
+            ErrorCode::ApiArgs,
+            format!("--rate {r}: write how many runs may start per second per provider, a number above 0"),
+        ));
+    }
     let mut t = baton::config::load(&a.file)?;
     let mut vary = vec![];
     for v in &a.vary {
@@ -67,10 +76,11 @@ pub fn run(a: Args) -> Outcome {
     let prices = match &a.prices {
         None => Default::default(),
         Some(p) => {
-            let text = std::fs::read_to_string(p).map_err(|e| {
+            // A price table is small: a device, a FIFO or a file past 1 MB is refused unread.
+            let text = baton::config::read_regular(p, 1 << 20).map_err(|e| {
                 ApiError::new(ErrorCode::ConfigRead, format!("{}: cannot read the price table: {e}", p.display()))
             })?;
-            serde_norway::from_str::<std::collections::BTreeMap<String, Price>>(&text).map_err(|e| {
+            let table = serde_norway::from_str::<std::collections::BTreeMap<String, Price>>(&text).map_err(|e| {
                 ApiError::new(
                     ErrorCode::ConfigType,
                     format!(
@@ -78,7 +88,18 @@ pub fn run(a: Args) -> Outcome {
                         p.display()
                     ),
                 )
-            })?
+            })?;
+            if let Some((model, _)) = table.iter().find(|(_, x)| {
+                !(x.input_per_mtok.is_finite() && x.output_per_mtok.is_finite())
+                    || x.input_per_mtok < 0.0
+                    || x.output_per_mtok < 0.0
+            }) {
+                return Err(ApiError::new(
+                    ErrorCode::ConfigType,
+                    format!("{}: the price of {model} is not a finite, non-negative number", p.display()),
+                ));
+            }
+            table
         }
     };
     let spec = MatrixSpec {

@@ -54,8 +54,9 @@ pub fn run(a: Args) -> Outcome {
         if let Some(n) = a.transfer
             && n as usize >= t.transfers.len()
         {
+            // A missing index is not found (exit 3), as `whatif --transfer` says it.
             return Err(ApiError::new(
-                ErrorCode::ApiArgs,
+                ErrorCode::StoreNoStep,
                 format!("--transfer {n}: the run has {} transfers (numbered from 0)", t.transfers.len()),
             ));
         }

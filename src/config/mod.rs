@@ -97,14 +97,23 @@ pub fn read_regular(path: &Path, max: u64) -> Result<String, std::io::Error> {
     if !meta.is_file() {
         return Err(std::io::Error::other("not a regular file (a directory, a FIFO or a device); name a file"));
     }
+    let too_large = |n: u64| {
+        std::io::Error::other(format!(
+            "the file is {} bytes or more; Baton reads files like this of up to {} bytes",
+            n, max
+        ))
+    };
     if meta.len() > max {
-        return Err(std::io::Error::other(format!(
-            "the file is {} MB; Baton reads topology files of up to {} MB",
-            meta.len() >> 20,
-            max >> 20
-        )));
+        return Err(too_large(meta.len()));
     }
-    std::fs::read_to_string(path)
+    // Never more than `max` bytes, even when the file grows while it is read.
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(path)?.take(max + 1).read_to_string(&mut text)?;
+    if text.len() as u64 > max {
+        return Err(too_large(max + 1));
+    }
+    Ok(text)
 }
 
 /// The deepest nesting of `[`/`{` in `text`, outside quoted strings (a cheap, linear scan).

@@ -139,3 +139,31 @@ async fn the_apps_matrix_saves_each_cells_runs() {
     }
     assert!(cells.iter().all(|c| c["expectations_passed"] == c["expectations"] && c["completed"] == 1), "{cells:?}");
 }
+
+/// What a matrix is told must make sense: no cell without a run, a rate above 0, prices that
+/// are numbers, and a price table that is a small regular file (a device or FIFO is refused
+/// unread) — each a clear error, exit 2 (issue #30).
+#[test]
+fn a_matrix_refuses_zero_runs_bad_rates_bad_prices_and_unbounded_price_files() {
+    use crate::common::{baton, example, stderr};
+    let file = example("support-triage.yaml");
+    let f = file.to_str().unwrap();
+    let vary = "triage=mock:a";
+    let out = baton(&["matrix", f, "--vary", vary, "--repeat", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--repeat 0"), "{}", stderr(&out));
+    for rate in ["0", "NaN", "-1"] {
+        let out = baton(&["matrix", f, "--vary", vary, &format!("--rate={rate}")]);
+        assert_eq!(out.status.code(), Some(2), "--rate {rate}");
+        assert!(stderr(&out).contains("a number above 0"), "{}", stderr(&out));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let prices = dir.path().join("prices.yaml");
+    std::fs::write(&prices, "\"mock:a\": {input_per_mtok: .nan, output_per_mtok: 1}\n").unwrap();
+    let out = baton(&["matrix", f, "--vary", vary, "--prices", prices.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("not a finite, non-negative number"), "{}", stderr(&out));
+    let out = baton(&["matrix", f, "--vary", vary, "--prices", "/dev/zero"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("not a regular file"), "{}", stderr(&out));
+}

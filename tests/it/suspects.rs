@@ -90,8 +90,10 @@ fn the_cli_prints_suspects_and_the_verdict() {
         "{}",
         stdout(&out)
     );
+    // A missing transfer is not found (3), as `whatif --transfer` says it.
     let out = baton(&["suspects", file.to_str().unwrap(), "--transfer", "9"]);
-    assert!(!out.status.success());
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(baton(&["whatif", file.to_str().unwrap(), "--transfer", "9"]).status.code(), Some(3));
 }
 
 /// The optional judge over real HTTP on loopback (an OpenAI-compatible server speaking Chat
