@@ -106,5 +106,6 @@ pub fn run(a: Args) -> Outcome {
             }
         }
     }
-    Ok(0)
+    // The same rule as `baton run`: a run that ended failed exits 1.
+    Ok(if trace.outcome.status == baton::trace::OutcomeStatus::Failed { 1 } else { 0 })
 }

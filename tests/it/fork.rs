@@ -141,3 +141,23 @@ fn a_saved_fork_keeps_its_lineage_and_diff_names_the_first_divergence() {
         "{text}"
     );
 }
+
+/// `baton fork` exits as `baton run` does: 1 when the forked run ended failed (here the live
+/// model it needs has no key), 0 when it completed.
+#[test]
+fn a_fork_that_fails_exits_one_like_a_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("run.json");
+    std::fs::write(&file, serde_json::to_string(&recorded("ticket-reopen.yaml")).unwrap()).unwrap();
+    let f = file.to_str().unwrap();
+    let ok = baton(&["fork", f, "--at", "5", "--restore", "resolved-meaning"]);
+    assert_eq!(ok.status.code(), Some(0), "{}", stdout(&ok));
+    let failed = std::process::Command::new(env!("CARGO_BIN_EXE_baton"))
+        .args(["fork", f, "--at", "5", "--restore", "resolved-meaning", "--then", "live"])
+        .env_remove("OPENAI_API_KEY")
+        .env("BATON_NO_KEYRING", "1")
+        .output()
+        .unwrap();
+    assert_eq!(failed.status.code(), Some(1), "{}", String::from_utf8_lossy(&failed.stdout));
+    assert!(String::from_utf8_lossy(&failed.stdout).contains("no key is set"));
+}
