@@ -262,6 +262,10 @@ impl Live {
         if !self.has_room(spans.len()) {
             return Ok(false);
         }
+        // Nothing to keep: an empty request never enters the inbox (it would never leave it).
+        if spans.is_empty() {
+            return Ok(true);
+        }
         let row = match &self.inbox {
             Some(store) => Some(store.inbox_put(encoding, body).await.map_err(|e| e.to_string())?),
             None => None,
@@ -432,6 +436,7 @@ impl Live {
         // awaits below; the pending spans wait beside them.
         let mut to_save: Vec<(String, Pending, bool)> = vec![];
         let mut traces: Vec<crate::trace::Trace> = vec![];
+        let mut refused_rows = vec![];
         for (id, p, t) in built {
             match t {
                 Ok(mut trace) => {
@@ -441,8 +446,17 @@ impl Live {
                     to_save.push((id, p, amended));
                     traces.push(trace);
                 }
-                Err(e) => results.push(Err(e)),
+                Err(e) => {
+                    // Refused, with its reason: what was acknowledged for it leaves the inbox.
+                    refused_rows.extend(self.release(&id, &p));
+                    results.push(Err(e));
+                }
             }
+        }
+        if let (Some(inbox), false) = (&self.inbox, refused_rows.is_empty())
+            && let Err(e) = inbox.inbox_delete(&refused_rows).await
+        {
+            results.push(Err(format!("the capture inbox kept {} refused request(s): {e}", refused_rows.len())));
         }
         if to_save.is_empty() {
             return results;
@@ -525,6 +539,23 @@ impl Live {
             results.push(Err(format!("saved, but the capture inbox kept {} request(s): {e}", finished_rows.len())));
         }
         results
+    }
+
+    /// Forgets a trace's claim on the inbox rows that held its spans; the rows no trace claims
+    /// any more.
+    fn release(&self, trace_id: &str, p: &Pending) -> Vec<i64> {
+        let mut t = self.traces.lock().expect("no panic while held");
+        let mut finished = vec![];
+        for r in &p.inbox {
+            if let Some(left) = t.rows.get_mut(r) {
+                left.remove(trace_id);
+                if left.is_empty() {
+                    t.rows.remove(r);
+                    finished.push(*r);
+                }
+            }
+        }
+        finished
     }
 
     /// Saves traces still arriving as running runs (replacing what was shown before).

@@ -919,3 +919,37 @@ fn a_later_trace_of_a_saved_conversation_joins_its_run() {
         assert_eq!(got, want);
     });
 }
+
+/// Everything acknowledged ends saved or refused, and leaves the inbox (issue #30): a trace of
+/// spans that carry no attributes is refused with its reason, an empty request never enters, and
+/// a restart replays nothing.
+#[test]
+fn refused_traces_and_empty_requests_leave_the_capture_inbox() {
+    let c = Collector::start_in(tempfile::tempdir().unwrap(), 300);
+    let bare = serde_json::json!({"resourceSpans": [{"scopeSpans": [{"spans": [
+        {"traceId": "000000000000000000000000000000aa", "spanId": "00000000000000a1", "name": "root",
+         "startTimeUnixNano": "1000", "endTimeUnixNano": "2000"}]}]}]});
+    rt().block_on(async {
+        let http = reqwest::Client::new();
+        for body in [bare.to_string(), "{\"resourceSpans\": []}".to_string()] {
+            let r = http.post(c.url()).header("content-type", "application/json").body(body).send().await.unwrap();
+            assert_eq!(r.status(), 200, "acknowledged");
+        }
+    });
+    std::thread::sleep(Duration::from_millis(1500));
+    let ((db, dir), _) = c.stop();
+    let inbox = |db: &str| {
+        rt().block_on(async {
+            let pool = sqlx::SqlitePool::connect(&format!("sqlite://{db}")).await.unwrap();
+            let n: i64 = sqlx::query_scalar("SELECT count(*) FROM capture_inbox").fetch_one(&pool).await.unwrap();
+            pool.close().await;
+            n
+        })
+    };
+    assert_eq!(inbox(&db), 0, "the refused trace and the empty request left the inbox");
+    let c = Collector::start_in(dir, 300);
+    std::thread::sleep(Duration::from_millis(800));
+    let ((db, _dir), rest) = c.stop();
+    assert!(!rest.iter().any(|l| l.contains("replaying")), "{rest:?}");
+    assert_eq!(inbox(&db), 0);
+}
