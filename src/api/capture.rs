@@ -38,7 +38,14 @@ pub struct CaptureStatus {
     pub waiting: u32,
     /// The run saved last.
     pub last_run: Option<String>,
+    /// Why the latest traces that were not saved were refused (newest last, at most 20): the
+    /// window says what the command line would.
+    #[serde(default)]
+    pub refused: Vec<String>,
 }
+
+/// How many refusals the status keeps.
+const REFUSALS_KEPT: usize = 20;
 
 pub(crate) struct Capture {
     endpoint: String,
@@ -46,6 +53,7 @@ pub(crate) struct Capture {
     stop: tokio::sync::watch::Sender<bool>,
     task: tokio::task::JoinHandle<()>,
     last_run: Arc<Mutex<Option<String>>>,
+    refused: Arc<Mutex<Vec<String>>>,
 }
 
 impl Capture {
@@ -60,6 +68,7 @@ impl Capture {
             lost_facts: s.lost_facts.load(Ordering::Relaxed),
             waiting: self.live.held() as u32,
             last_run: self.last_run.lock().expect("no panic while held").clone(),
+            refused: self.refused.lock().expect("no panic while held").clone(),
         }
     }
 }
@@ -94,21 +103,26 @@ impl Api {
                 })
                 .await;
         });
-        let (saver_live, last) = (live.clone(), last_run.clone());
+        let refused = Arc::new(Mutex::new(Vec::new()));
+        let (saver_live, last, refusals) = (live.clone(), last_run.clone(), refused.clone());
         let mut stop_rx = rx;
         let task = tokio::spawn(async move {
             let stopped = async move {
                 let _ = stop_rx.changed().await;
                 let _ = server.await;
             };
-            keep_saving(saver_live, store, Duration::from_millis(250), stopped, |r| {
-                if let Ok(s) = r {
-                    *last.lock().expect("no panic while held") = Some(s.run_id);
+            keep_saving(saver_live, store, Duration::from_millis(250), stopped, |r| match r {
+                Ok(s) => *last.lock().expect("no panic while held") = Some(s.run_id),
+                Err(e) => {
+                    let mut r = refusals.lock().expect("no panic while held");
+                    r.push(e);
+                    let over = r.len().saturating_sub(REFUSALS_KEPT);
+                    r.drain(..over);
                 }
             })
             .await;
         });
-        let c = Capture { endpoint, live, stop, task, last_run };
+        let c = Capture { endpoint, live, stop, task, last_run, refused };
         let status = c.status();
         *cap = Some(c);
         Ok(status)

@@ -676,6 +676,29 @@ fn capture_commands_start_an_endpoint_whose_traces_become_runs() {
         let run = status["last_run"].as_str().unwrap().to_owned();
         let runs = api.dispatch("list_runs", serde_json::json!({})).await.unwrap();
         assert_eq!(runs[0]["id"], run.as_str());
+        assert_eq!(status["refused"], serde_json::json!([]));
+        // A trace with nothing Baton reads is not saved, and the status says why (the window
+        // shows it), instead of vanishing behind "0 spans waiting".
+        let bare = serde_json::json!({"resourceSpans": [{"scopeSpans": [{"spans": [
+            {"traceId": "000000000000000000000000000000bb", "spanId": "00000000000000b1", "name": "root",
+             "startTimeUnixNano": "1000", "endTimeUnixNano": "2000"}]}]}]});
+        let r = reqwest::Client::new()
+            .post(&endpoint)
+            .header("content-type", "application/json")
+            .body(bare.to_string())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200);
+        for _ in 0..100 {
+            status = api.dispatch("capture_status", serde_json::json!({})).await.unwrap();
+            if status["refused"].as_array().is_some_and(|a| !a.is_empty()) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let why = status["refused"][0].as_str().unwrap_or_default();
+        assert!(why.contains("000000000000000000000000000000bb") && why.contains("not saved"), "{status}");
         let stopped = api.dispatch("capture_stop", serde_json::json!({})).await.unwrap();
         assert_eq!((stopped["on"].clone(), stopped["runs"].clone()), (Value::Bool(false), Value::from(1)));
         assert_eq!(api.dispatch("capture_status", serde_json::json!({})).await.unwrap()["on"], false);

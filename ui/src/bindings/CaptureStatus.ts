@@ -15,4 +15,9 @@ waiting: number,
 /**
  * The run saved last.
  */
-last_run: string | null, };
+last_run: string | null, 
+/**
+ * Why the latest traces that were not saved were refused (newest last, at most 20): the
+ * window says what the command line would.
+ */
+refused: Array<string>, };

@@ -113,6 +113,18 @@ export function CaptureBar({ capture }: { capture: Capture }) {
       >
         {captureBadge(status)}
       </span>
+      {status.refused.length > 0 && (
+        <span
+          className="capture-refused"
+          role="status"
+          data-testid="capture-refused"
+          data-count={status.refused.length}
+          title={status.refused.join("\n")}
+        >
+          <AlertTriangle size={12} /> {status.refused.length === 1 ? "1 trace" : `${status.refused.length} traces`} not
+          saved: {status.refused[status.refused.length - 1]}
+        </span>
+      )}
     </div>
   );
 }

@@ -74,7 +74,7 @@ export function demoCaptureFeed(): RecordedRun[] {
   return base ? [{ ...base, summary: { ...base.summary, topology: "support workflow", scenario: "imported", outcome: { status: "completed", reason: "imported from otlp" } } }] : [];
 }
 
-const NOT_CAPTURING: CaptureStatus = { on: false, endpoint: null, spans: 0, runs: 0, transfers: 0, lost_facts: 0, waiting: 0, last_run: null };
+const NOT_CAPTURING: CaptureStatus = { on: false, endpoint: null, spans: 0, runs: 0, transfers: 0, lost_facts: 0, waiting: 0, last_run: null, refused: [] };
 
 export type MockPlatform = Platform & {
   /** Files as saved, by path (tests inspect them). */

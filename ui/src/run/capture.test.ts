@@ -11,6 +11,7 @@ const status = (over: Partial<CaptureStatus> = {}): CaptureStatus => ({
   lost_facts: 0,
   waiting: 0,
   last_run: null,
+  refused: [],
   ...over,
 });
 
