@@ -9,6 +9,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+/// How many quiet periods a trace without its root waits before it is saved anyway.
+const ROOTLESS_QUIET_FACTOR: u32 = 15;
+
 /// Spans held in memory, waiting for their traces to complete; past it a request is told to
 /// retry later (503 with Retry-After), never dropped silently.
 pub const MAX_HELD_SPANS: usize = 1_000_000;
@@ -155,7 +158,11 @@ fn build(trace_id: &str, p: &Pending, source: &str) -> Result<crate::trace::Trac
     let mut spans = p.spans.clone();
     let mut run = otlp::to_run(trace_id, &mut spans);
     if !p.root_seen {
-        run.notes.push("no root span arrived before Baton stopped: the run holds the spans present".into());
+        run.notes.push(
+            "no root span arrived (its parent may be in another service, or was never sent): the run holds the \
+             spans present, and spans that arrive later amend it"
+                .into(),
+        );
     }
     let recognised = run.events.iter().any(|e| {
         matches!(
@@ -360,7 +367,15 @@ impl Live {
             let ids: Vec<String> = t
                 .pending
                 .iter()
-                .filter(|(_, p)| all || p.replayed || (p.root_seen && p.last.elapsed() >= self.quiet))
+                .filter(|(_, p)| {
+                    // A trace whose root never arrives (its parent is in an upstream service, or
+                    // was lost) is saved once it has been quiet fifteen times as long (30 s by
+                    // default): not shown running for ever; later spans amend its run.
+                    let quiet = p.last.elapsed();
+                    all || p.replayed
+                        || (p.root_seen && quiet >= self.quiet)
+                        || (!p.root_seen && quiet >= self.quiet * ROOTLESS_QUIET_FACTOR)
+                })
                 .map(|(id, _)| id.clone())
                 .collect();
             let out: Vec<(String, Pending)> =

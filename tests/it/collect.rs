@@ -976,3 +976,43 @@ fn refused_traces_and_empty_requests_leave_the_capture_inbox() {
     assert!(!rest.iter().any(|l| l.contains("replaying")), "{rest:?}");
     assert_eq!(inbox(&db), 0);
 }
+
+/// A trace whose root names a parent that never arrives (an upstream service's span) is saved
+/// once it has been quiet long enough, with a note, instead of showing as running until capture
+/// stops (issue #31).
+#[test]
+fn a_trace_whose_root_never_arrives_is_saved_after_a_longer_quiet() {
+    let c = Collector::start_in(tempfile::tempdir().unwrap(), 200);
+    let span = |id: &str, parent: &str, name: &str, attrs: Value| {
+        serde_json::json!({"traceId": "000000000000000000000000000000cc", "spanId": id, "parentSpanId": parent,
+            "name": name, "startTimeUnixNano": "1000", "endTimeUnixNano": "2000", "attributes": attrs})
+    };
+    let kv = |k: &str, v: &str| serde_json::json!({"key": k, "value": {"stringValue": v}});
+    let doc = serde_json::json!({"resourceSpans": [{"scopeSpans": [{"spans": [
+        span("00000000000000c1", "00000000000000ff", "invoke_agent A",
+             serde_json::json!([kv("gen_ai.operation.name", "invoke_agent"), kv("gen_ai.agent.name", "A")])),
+        span("00000000000000c2", "00000000000000c1", "chat",
+             serde_json::json!([kv("gen_ai.operation.name", "chat"),
+                 kv("gen_ai.output.messages", "[{\"role\":\"assistant\",\"parts\":[{\"type\":\"text\",\"content\":\"done\"}]}]")]))
+    ]}]}]});
+    rt().block_on(async {
+        let r = reqwest::Client::new()
+            .post(c.url())
+            .header("content-type", "application/json")
+            .body(doc.to_string())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200);
+    });
+    let saved = c.wait_for("saved run", 1);
+    let ((db, _dir), _) = c.stop();
+    rt().block_on(async {
+        let store = Store::open(&db).await.unwrap();
+        let runs = store.list_runs(None).await.unwrap();
+        assert_eq!(runs.len(), 1, "{saved:?}");
+        let t = store.load_trace(&runs[0].id).await.unwrap();
+        assert_ne!(t.outcome.status, baton::trace::OutcomeStatus::Running);
+        assert!(t.source.as_ref().unwrap()["notes"].to_string().contains("no root span arrived"));
+    });
+}
