@@ -198,7 +198,7 @@ impl PreparedRun {
         let saved = match recorder {
             Some(rec) => {
                 let id = rec.run_id.clone();
-                Some(rec.finish().await.map(|_| id).map_err(ApiError::from))
+                Some(rec.finish_for(&trace).await.map(|_| id).map_err(ApiError::from))
             }
             None => None,
         };

@@ -29,6 +29,16 @@ pub fn notes(t: &Trace) {
     }
 }
 
+/// How the run's ending is judged, apart from how it ended: a person's mark first, then what
+/// was judged when it was saved; `-` when nothing judges it.
+fn judged(r: &RunSummary) -> &'static str {
+    match (&r.mark, r.ending.as_ref().and_then(|e| e.judgement)) {
+        (Some(m), _) => m.judgement.as_str(),
+        (None, Some(j)) => j.as_str(),
+        (None, None) => "-",
+    }
+}
+
 pub fn runs(runs: &[RunSummary], store: &str, format: OutFormat) {
     match format {
         OutFormat::Json => println!("{}", serde_json::to_string(runs).expect("serializes")),
@@ -38,11 +48,12 @@ pub fn runs(runs: &[RunSummary], store: &str, format: OutFormat) {
             }
             for r in runs {
                 println!(
-                    "{}  {:<20} {:<16} {:<11} {:>5} steps {:>3} transfers {:>2} lost  {}",
+                    "{}  {:<20} {:<16} {:<11} {:<8} {:>5} steps {:>3} transfers {:>2} lost  {}",
                     r.id,
                     r.topology,
                     r.scenario,
                     r.outcome.status.as_str(),
+                    judged(r),
                     r.steps,
                     r.transfers,
                     r.lost_facts,

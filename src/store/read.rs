@@ -62,6 +62,11 @@ pub struct RunSummary {
     #[serde(default)]
     #[ts(optional = nullable)]
     pub mark: Option<crate::trace::RunMark>,
+    /// How the ending was judged when the run was saved (its expect:, its structure), apart
+    /// from how it ended (the outcome): a run can complete badly.
+    #[serde(default)]
+    #[ts(optional = nullable)]
+    pub ending: Option<crate::suspects::Ending>,
 }
 
 /// A run's timeline without contexts: what the debugger loads when it opens a run.
@@ -164,11 +169,12 @@ pub(super) fn summary(row: &AnyRow) -> Result<RunSummary, StoreError> {
         forked_at: row.try_get::<Option<i64>, _>("fork_step")?.map(|n| n as u32),
         fork: row.try_get::<Option<String>, _>("fork")?.and_then(|f| serde_json::from_str(&f).ok()),
         mark: row.try_get::<Option<String>, _>("mark")?.and_then(|m| serde_json::from_str(&m).ok()),
+        ending: row.try_get::<Option<String>, _>("ending")?.and_then(|m| serde_json::from_str(&m).ok()),
     })
 }
 
 pub(super) const RUN_COLUMNS: &str = "id, topology, scenario, started_at, ended_at, status, reason, owner, final_output, guard, \
-     input_tokens, output_tokens, step_count, transfer_count, lost_facts, providers, source, parent_run, fork_step, fork, mark";
+     input_tokens, output_tokens, step_count, transfer_count, lost_facts, providers, source, parent_run, fork_step, fork, mark, ending";
 
 fn ids(bytes: Vec<u8>) -> Result<Vec<ItemId>, StoreError> {
     decode_ids(&bytes)

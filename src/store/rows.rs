@@ -119,8 +119,8 @@ impl Rows {
             runs: Table::new(
                 "INSERT INTO runs (id, topology_hash, topology, scenario, providers, started_at, ended_at, status, \
                  reason, owner, final_output, guard, input_tokens, output_tokens, step_count, transfer_count, \
-                 lost_facts, pid, host, source, parent_run, fork_step, fork)",
-                23,
+                 lost_facts, pid, host, source, parent_run, fork_step, fork, ending)",
+                24,
                 "",
             ),
             items: Table::new("INSERT INTO items (id, body)", 2, " ON CONFLICT (id) DO NOTHING"),
@@ -265,6 +265,7 @@ impl Rows {
             Val::OptText(trace.fork.as_ref().map(|f| f.parent.clone()).filter(|p| !p.is_empty())),
             Val::OptInt(trace.fork.as_ref().map(|f| i64::from(f.at))),
             Val::OptText(trace.fork.as_ref().map(|f| serde_json::to_string(f).expect("serializes"))),
+            Val::OptText(Some(ending_json(trace))),
         ]);
     }
 
@@ -300,4 +301,10 @@ impl Rows {
         self.fact_checks.flush(tx, numbered).await.map_err(locate)?;
         Ok(())
     }
+}
+
+/// How the run's ending is judged as it is saved (its expect:, a mark it carries, its structure),
+/// as the runs table keeps it.
+pub(crate) fn ending_json(trace: &Trace) -> String {
+    serde_json::to_string(&crate::suspects::judge_ending(trace, None)).expect("serializes")
 }

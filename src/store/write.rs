@@ -22,12 +22,21 @@ pub struct WriteStats {
 pub struct Recorder {
     pub run_id: String,
     handle: tokio::task::JoinHandle<Result<WriteStats, StoreError>>,
+    store: Store,
 }
 
 impl Recorder {
     /// Waits until every event is written.
     pub async fn finish(self) -> Result<WriteStats, StoreError> {
         self.handle.await.map_err(|e| StoreError::Damaged(format!("the store writer stopped: {e}")))?
+    }
+
+    /// Waits until every event is written, then keeps how the run's ending is judged.
+    pub async fn finish_for(self, trace: &Trace) -> Result<WriteStats, StoreError> {
+        let (store, run_id) = (self.store.clone(), self.run_id.clone());
+        let stats = self.finish().await?;
+        store.set_ending(&run_id, trace).await?;
+        Ok(stats)
     }
 }
 
@@ -111,7 +120,7 @@ impl Store {
         let sink: EventSink = Box::new(move |e: &RunEvent| {
             let _ = tx.send(e.clone());
         });
-        Ok((sink, Recorder { run_id, handle }))
+        Ok((sink, Recorder { run_id, handle, store: self.clone() }))
     }
 
     /// Starts an import: every run added to it is written in one transaction, committed by
@@ -157,7 +166,19 @@ impl Store {
         if let Some(m) = &trace.mark {
             self.set_mark(&run_id, Some(m)).await?;
         }
+        self.set_ending(&run_id, trace).await?;
         Ok(run_id)
+    }
+
+    /// Keeps how a run's ending is judged (see `suspects::judge_ending`).
+    pub async fn set_ending(&self, run_id: &str, trace: &Trace) -> Result<(), StoreError> {
+        sqlx::query("UPDATE runs SET ending = $1 WHERE id = $2")
+            .bind(super::rows::ending_json(trace))
+            .bind(run_id.to_owned())
+            .execute(self.pool())
+            .await
+            .map_err(|e| self.locate(e.into()))?;
+        Ok(())
     }
 
     /// Sets (or with None clears) a person's mark on a run.

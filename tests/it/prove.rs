@@ -283,3 +283,26 @@ fn a_persons_mark_judges_the_ending_and_the_runs_home_filters_by_it() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--good, --bad"));
     assert_eq!(baton(&["runs", "mark", "nope", "--good", "--db", db]).status.code(), Some(3));
 }
+
+/// The lists show how a run's ending was judged beside how it ended (issue #31): ticket-reopen
+/// completes, but it reopens the ticket Resolution acted on, so it is saved judged bad by its
+/// structure; support-triage completes and nothing judges it.
+#[test]
+fn a_saved_run_keeps_its_judged_ending_beside_its_outcome() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("b.db");
+    let db = db.to_str().unwrap();
+    for ex in ["ticket-reopen.yaml", "support-triage.yaml"] {
+        let out = baton(&["run", example(ex).to_str().unwrap(), "--save", "--db", db]);
+        assert!(out.status.code().is_some_and(|c| c <= 1), "{ex}");
+    }
+    let list: serde_json::Value =
+        serde_json::from_str(&stdout(&baton(&["runs", "list", "--db", db, "--format", "json"]))).unwrap();
+    let by = |topology: &str| list.as_array().unwrap().iter().find(|r| r["topology"] == topology).unwrap().clone();
+    let reopen = by("ticket-reopen");
+    assert_eq!(reopen["outcome"]["status"], "completed");
+    assert_eq!(reopen["ending"]["judgement"], "bad", "{reopen}");
+    assert_eq!(reopen["ending"]["by"], "signal");
+    let triage = by("support-triage");
+    assert_eq!(triage["ending"]["judgement"], serde_json::Value::Null, "{triage}");
+}
