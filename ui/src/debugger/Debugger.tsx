@@ -19,6 +19,7 @@ import {
 import { useMemo, useRef, useState } from "react";
 import { DebugCanvas } from "../canvas/DebugCanvas";
 import { OutcomeBadge, StepKindIcon } from "../run/badges";
+import { EndingBadge } from "../run/EndingBadge";
 import type { RunCommands } from "../commands/run";
 import { durationMs, formatDuration, formatTokens, STEP_LABELS } from "../run/format";
 import { fileName } from "../recent";
@@ -468,6 +469,7 @@ function RunCard({ onEditTopology, suspects }: { onEditTopology?: () => void; su
       </header>
       <div className="run-card-outcome">
         <OutcomeBadge status={s.outcome.status} testId="outcome" />
+        <EndingBadge run={s} />
         <span className="run-reason">{s.outcome.reason}</span>
       </div>
       <MarkControl key={s.id} suspects={suspects} />

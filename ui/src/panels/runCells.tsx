@@ -4,6 +4,7 @@
 import { Pin, ThumbsDown, ThumbsUp } from "lucide-react";
 import { JUDGEMENT_LABELS } from "../run/runsQuery";
 import { OutcomeBadge } from "../run/badges";
+import { EndingBadge } from "../run/EndingBadge";
 import { formatLabel, runSource } from "../run/source";
 import type { RunSummary } from "../run/types";
 
@@ -11,6 +12,7 @@ export function RunOutcome({ run: r }: { run: RunSummary }) {
   return (
     <>
       <OutcomeBadge status={r.outcome.status} />
+      <EndingBadge run={r} />
       <span className="run-reason" title={r.outcome.reason}>
         {r.outcome.reason}
       </span>

@@ -20,6 +20,7 @@ import {
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { Commands } from "../commands/designer";
 import { OutcomeBadge } from "../run/badges";
+import { EndingBadge } from "../run/EndingBadge";
 import type { RunCommands } from "../commands/run";
 import { isActive } from "../run/live";
 import { runBlocker } from "../run/blocker";
@@ -114,6 +115,7 @@ function DebugTopBar({ commands, run }: { commands: Commands; run: RunCommands }
               scenario {s.scenario} · run <span className="mono">{(runId ?? "").slice(0, 8)}</span>
             </span>
             <OutcomeBadge status={s.outcome.status} />
+            <EndingBadge run={s} />
           </>
         ) : error ? (
           <span className="text-error" data-testid="doc-title-error">
