@@ -5,6 +5,7 @@ set -euo pipefail
 pkgs=(
   build-essential pkg-config libssl-dev                       # core crates
   python3 python3-venv                                        # the real SDK and model tests
+  bubblewrap                                                  # import-code's sandbox
   libwebkit2gtk-4.1-dev libxdo-dev libayatana-appindicator3-dev librsvg2-dev  # Tauri app
   xvfb webkit2gtk-driver imagemagick xdotool                  # the real window under test
   chromium chromium-driver                                    # browser tests of the UI

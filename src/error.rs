@@ -191,6 +191,8 @@ error_codes! {
     CodeNoAgents = "code.no_agents", BadInput;
     /// The entry agent is ambiguous or unknown.
     CodeEntry = "code.entry", BadInput;
+    /// The module's code would run without an OS sandbox, and the user did not trust it.
+    CodeSandbox = "code.sandbox", BadInput;
 }
 
 impl std::fmt::Display for ErrorCode {

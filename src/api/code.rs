@@ -23,6 +23,10 @@ pub struct ImportCodeArgs {
     #[serde(default)]
     #[ts(optional)]
     pub entry: Option<String>,
+    /// Run the module without an OS sandbox where none can start (the user trusts its code).
+    #[serde(default)]
+    #[ts(optional)]
+    pub trust_code: Option<bool>,
 }
 
 /// The topology read from code.
@@ -48,7 +52,12 @@ impl Api {
             let path = api.files.resolve(&a.path)?;
             // The interpreter is found beside the module ($BATON_PYTHON, python3 otherwise); a
             // window never names an executable to run.
-            let opts = CodeOptions { framework: a.framework, entry: a.entry, python: None };
+            let opts = CodeOptions {
+                framework: a.framework,
+                entry: a.entry,
+                python: None,
+                trust_code: a.trust_code.unwrap_or(false),
+            };
             read_code(&path, &opts)
         })
         .await

@@ -22,13 +22,17 @@ pub struct Args {
     /// the module, then `$BATON_PYTHON`, then `python3`).
     #[arg(long)]
     python: Option<PathBuf>,
+    /// Run the module even where Baton's OS sandbox (bubblewrap on Linux) cannot start: its code
+    /// then runs with your rights, only Python-level network calls blocked.
+    #[arg(long)]
+    trust_code: bool,
     /// Write the topology here (`.yaml`, `.yml` or `.json`) instead of printing YAML.
     #[arg(short = 'o', long = "output")]
     output: Option<PathBuf>,
 }
 
 pub fn run(a: Args) -> Outcome {
-    let opts = CodeOptions { framework: a.framework, entry: a.entry, python: a.python };
+    let opts = CodeOptions { framework: a.framework, entry: a.entry, python: a.python, trust_code: a.trust_code };
     let imported = baton::api::read_code(&a.path, &opts)?;
     for n in &imported.notes {
         eprintln!("note: {n}");

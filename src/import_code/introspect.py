@@ -1771,9 +1771,29 @@ def _parse_args(argv: list[str]) -> tuple[str, str]:
     return path, framework
 
 
+def _result_writer():
+    """Where the answer goes: the pipe Baton opened as fd 3, with this run's nonce before the line
+    (so nothing the module prints or writes can pass for it); where no pipe is passed (not on
+    Unix, or run by hand), standard output."""
+    fd, nonce = os.environ.pop("BATON_RESULT_FD", None), os.environ.pop("BATON_RESULT_NONCE", None)
+    if fd is None:
+        stdout, prefix = sys.stdout, f"{nonce} " if nonce else ""
+        return lambda text: (stdout.write(prefix + text + "\n"), stdout.flush())
+    out = os.dup(int(fd))
+    os.close(int(fd))
+
+    def write(text: str) -> None:
+        data = f"{nonce} {text}\n".encode()
+        while data:
+            data = data[os.write(out, data) :]
+
+    return write
+
+
 def main(argv: list[str]) -> int:
+    write_result = _result_writer()
     stdout = sys.stdout
-    # Whatever the user's module prints goes to stderr; stdout carries only Baton's JSON.
+    # Whatever the user's module prints goes to stderr (its tail is shown when the import fails).
     sys.stdout = sys.stderr
     sys.dont_write_bytecode = True  # no __pycache__ in the user's folders
     os.environ.setdefault("OPENAI_AGENTS_DISABLE_TRACING", "1")
@@ -1806,8 +1826,7 @@ def main(argv: list[str]) -> int:
         code = 2
     finally:
         sys.stdout = stdout
-    stdout.write(json.dumps(result, ensure_ascii=False, separators=(",", ":"), default=str) + "\n")
-    stdout.flush()
+    write_result(json.dumps(result, ensure_ascii=False, separators=(",", ":"), default=str))
     return code
 
 

@@ -8,6 +8,7 @@ mod crewai;
 mod map;
 mod model;
 mod python;
+mod sandbox;
 
 pub use map::{Imported, model_ref};
 pub use model::{CodeModel, Framework};
@@ -30,6 +31,8 @@ pub enum CodeError {
     Entry(String),
     #[error("{0}")]
     Output(String),
+    #[error("{0}")]
+    Sandbox(String),
 }
 
 impl Coded for CodeError {
@@ -41,6 +44,7 @@ impl Coded for CodeError {
             CodeError::NoAgents(_) => ErrorCode::CodeNoAgents,
             CodeError::Entry(_) => ErrorCode::CodeEntry,
             CodeError::Output(_) => ErrorCode::CodePython,
+            CodeError::Sandbox(_) => ErrorCode::CodeSandbox,
         }
     }
 }
@@ -54,6 +58,8 @@ pub struct CodeOptions {
     pub entry: Option<String>,
     /// The interpreter; by default the `.venv` beside the module, `$BATON_PYTHON`, `python3`.
     pub python: Option<PathBuf>,
+    /// Run the module without an OS sandbox when none works here (its code is trusted).
+    pub trust_code: bool,
 }
 
 /// Reads the agents `path` defines (a `.py` module, an ADK agent folder, or ADK Agent Config
@@ -67,6 +73,7 @@ pub fn import_code(path: &Path, opts: &CodeOptions) -> Result<Imported, CodeErro
         return Err(CodeError::Read(format!("unknown framework '{f}'; use {}", Framework::NAMES.join(", "))));
     }
     let yaml = matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
+    let mut sandbox_note = None;
     let model = if yaml {
         adk_yaml::read(&path)?
     } else if path.is_dir() && path.join("root_agent.yaml").is_file() && !path.join("agent.py").is_file() {
@@ -79,7 +86,9 @@ pub fn import_code(path: &Path, opts: &CodeOptions) -> Result<Imported, CodeErro
             )));
         }
         let (python, _) = python::interpreter(&path, opts.python.as_deref());
-        python::introspect(&path, &python, opts.framework.as_deref())?
+        let (model, confinement) = python::introspect(&path, &python, opts.framework.as_deref(), opts.trust_code)?;
+        sandbox_note = Some(confinement.describe());
+        model
     };
     let name = path
         .file_stem()
@@ -89,7 +98,9 @@ pub fn import_code(path: &Path, opts: &CodeOptions) -> Result<Imported, CodeErro
         .or_else(|| path.parent().and_then(|p| p.file_name()).and_then(|s| s.to_str()))
         .unwrap_or("imported")
         .replace('_', "-");
-    map::to_topology(&model, opts.entry.as_deref(), &name)
+    let mut imported = map::to_topology(&model, opts.entry.as_deref(), &name)?;
+    imported.notes.extend(sandbox_note.map(str::to_owned));
+    Ok(imported)
 }
 
 /// The error for a module the script could not read: what failed, the last frame of the user's

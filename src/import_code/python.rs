@@ -1,12 +1,15 @@
 //! Runs the introspection script in the user's Python: the interpreter given, else the `.venv`
 //! beside the module (or above it), else `$BATON_PYTHON`, else `python3`. The script reads the
-//! agents the module builds and prints them; it never runs an agent nor opens a connection.
+//! agents the module builds and writes them to a pipe with a per-run nonce; it never runs an agent
+//! nor opens a connection, and it runs in the [`sandbox`].
 
 use super::CodeError;
 use super::model::{CodeModel, ScriptFailure};
+use super::sandbox::{self, Confinement};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 const SCRIPT: &str = include_str!("introspect.py");
@@ -33,8 +36,14 @@ pub fn interpreter(module: &Path, given: Option<&Path>) -> (PathBuf, &'static st
     }
 }
 
-/// Runs the script on `module` and parses what it prints.
-pub fn introspect(module: &Path, python: &Path, framework: Option<&str>) -> Result<CodeModel, CodeError> {
+/// Runs the script on `module` (confined by [`sandbox`] unless `trust`) and reads its answer
+/// from the result pipe.
+pub fn introspect(
+    module: &Path,
+    python: &Path,
+    framework: Option<&str>,
+    trust: bool,
+) -> Result<(CodeModel, Confinement), CodeError> {
     // The script runs in the module's folder: a relative interpreter path is the caller's.
     let python = if python.is_relative() && python.components().count() > 1 {
         std::env::current_dir().map(|d| d.join(python)).unwrap_or_else(|_| python.to_path_buf())
@@ -42,17 +51,26 @@ pub fn introspect(module: &Path, python: &Path, framework: Option<&str>) -> Resu
         python.to_path_buf()
     };
     let python = python.as_path();
-    let mut cmd = Command::new(python);
+    let workdir = if module.is_dir() { module } else { module.parent().unwrap_or(module) };
+    let (mut cmd, confinement) = sandbox::command(python, workdir, module, trust)?;
     cmd.arg("-").arg(module);
     if let Some(f) = framework {
         cmd.args(["--framework", f]);
     }
-    if let Some(dir) = module.parent() {
-        cmd.current_dir(if module.is_dir() { module } else { dir });
-    }
     // No output buffering surprises; no bytecode written into the user's folders.
     cmd.env("PYTHONUNBUFFERED", "1").env("PYTHONDONTWRITEBYTECODE", "1");
-    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().map_err(|e| {
+    let nonce = nonce();
+    let (result_read, result_write) =
+        std::io::pipe().map_err(|e| CodeError::Python(format!("cannot open the result pipe: {e}")))?;
+    cmd.env("BATON_RESULT_FD", RESULT_FD.to_string()).env("BATON_RESULT_NONCE", &nonce);
+    pass_as_fd3(&mut cmd, &result_write);
+    // Its own process group: whatever it starts is ended with it.
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    let spawned = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn();
+    drop(cmd);
+    drop(result_write);
+    let mut child = spawned.map_err(|e| {
         CodeError::Python(format!(
             "cannot start the Python interpreter {}: {e}; give one with --python (a venv's bin/python that has your \
              framework installed)",
@@ -60,27 +78,95 @@ pub fn introspect(module: &Path, python: &Path, framework: Option<&str>) -> Resu
         ))
     })?;
     let mut stdin = child.stdin.take().expect("piped");
-    let writer = std::thread::spawn(move || {
+    std::thread::spawn(move || {
         let _ = stdin.write_all(SCRIPT.as_bytes());
     });
-    let mut out_pipe = child.stdout.take().expect("piped");
-    let mut err_pipe = child.stderr.take().expect("piped");
-    let reader = std::thread::spawn(move || {
+    let result = drain(result_read, MAX_OUTPUT);
+    let stdout = drain(child.stdout.take().expect("piped"), MAX_OUTPUT);
+    let stderr = drain(child.stderr.take().expect("piped"), 1 << 20);
+    let status = wait_or_kill(&mut child, module)?;
+    kill_group(&child);
+    let err = String::from_utf8_lossy(&collect(stderr)).into_owned();
+    let answer = if cfg!(unix) { collect(result) } else { collect(stdout) };
+    let answer = String::from_utf8_lossy(&answer);
+    let Some(last) = answer.lines().rev().find_map(|l| l.strip_prefix(nonce.as_str()).map(str::trim_start)) else {
+        return Err(no_answer(module, python, status, &err));
+    };
+    if status.code() == Some(2)
+        && let Ok(f) = serde_json::from_str::<ScriptFailure>(last)
+    {
+        return Err(super::failure(module, python, f.error));
+    }
+    if !status.success() {
+        return Err(no_answer(module, python, status, &err));
+    }
+    let model = serde_json::from_str(last).map_err(|e| {
+        CodeError::Python(format!(
+            "the introspection of {} printed no agent list Baton understands ({e}); is {} the interpreter your app uses?",
+            module.display(),
+            python.display()
+        ))
+    })?;
+    Ok((model, confinement))
+}
+
+/// The fd the script writes its answer to.
+const RESULT_FD: i32 = 3;
+
+/// A per-run secret that prefixes the script's answer: nothing the module prints or writes can
+/// pass for it.
+fn nonce() -> String {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).expect("the OS random source");
+    hex::encode(bytes)
+}
+
+/// Makes `pipe`'s write end the child's fd 3 (inherited through bubblewrap).
+#[cfg(unix)]
+fn pass_as_fd3(cmd: &mut Command, pipe: &std::io::PipeWriter) {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::process::CommandExt;
+    let fd = pipe.as_raw_fd();
+    // SAFETY: only async-signal-safe calls (dup2, fcntl) between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            if fd == RESULT_FD {
+                let flags = libc::fcntl(fd, libc::F_GETFD);
+                if flags < 0 || libc::fcntl(fd, libc::F_SETFD, flags & !libc::FD_CLOEXEC) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            } else if libc::dup2(fd, RESULT_FD) < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Reads up to `cap` bytes of `from` on its own thread.
+fn drain(from: impl Read + Send + 'static, cap: u64) -> mpsc::Receiver<Vec<u8>> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
         let mut out = vec![];
-        let _ = (&mut out_pipe).take(MAX_OUTPUT).read_to_end(&mut out);
-        out
+        let _ = from.take(cap).read_to_end(&mut out);
+        let _ = tx.send(out);
     });
-    let err_reader = std::thread::spawn(move || {
-        let mut err = vec![];
-        let _ = (&mut err_pipe).take(1 << 20).read_to_end(&mut err);
-        err
-    });
+    rx
+}
+
+/// What a reader got; a pipe a stray process still holds open is given up on after a moment.
+fn collect(rx: mpsc::Receiver<Vec<u8>>) -> Vec<u8> {
+    rx.recv_timeout(Duration::from_secs(2)).unwrap_or_default()
+}
+
+fn wait_or_kill(child: &mut Child, module: &Path) -> Result<ExitStatus, CodeError> {
     let started = Instant::now();
-    let status = loop {
+    loop {
         if let Some(s) = child.try_wait().map_err(|e| CodeError::Python(e.to_string()))? {
-            break s;
+            return Ok(s);
         }
         if started.elapsed() > TIMEOUT {
+            kill_group(child);
             let _ = child.kill();
             let _ = child.wait();
             return Err(CodeError::Module(format!(
@@ -91,40 +177,48 @@ pub fn introspect(module: &Path, python: &Path, framework: Option<&str>) -> Resu
             )));
         }
         std::thread::sleep(Duration::from_millis(20));
-    };
-    let _ = writer.join();
-    let out = reader.join().unwrap_or_default();
-    let err = String::from_utf8_lossy(&err_reader.join().unwrap_or_default()).into_owned();
-    let text = String::from_utf8_lossy(&out);
-    // The JSON is the last line: a module may print at import.
-    let last = text.lines().rev().find(|l| l.trim_start().starts_with('{')).unwrap_or("");
-    if status.code() == Some(2)
-        && let Ok(f) = serde_json::from_str::<ScriptFailure>(last)
+    }
+}
+
+/// Elsewhere the script writes its nonce-prefixed answer to standard output.
+#[cfg(not(unix))]
+fn pass_as_fd3(cmd: &mut Command, _pipe: &std::io::PipeWriter) {
+    cmd.env_remove("BATON_RESULT_FD");
+}
+
+#[cfg(not(unix))]
+fn kill_group(child: &Child) {
+    let _ = child;
+}
+
+/// Ends every process left in the child's group (threads and forks the module started).
+#[cfg(unix)]
+fn kill_group(child: &Child) {
+    if let Ok(pid) = i32::try_from(child.id()) {
+        // SAFETY: signals the process group this child leads; no memory is touched.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+}
+
+/// The module ended Python before the script answered (os._exit, exec, a signal) or the
+/// interpreter failed.
+fn no_answer(module: &Path, python: &Path, status: ExitStatus, err: &str) -> CodeError {
+    let tail: Vec<&str> = err.lines().rev().take(6).collect::<Vec<_>>().into_iter().rev().collect();
+    let hint = if ["agents", "google.adk", "langgraph", "langchain", "crewai"]
+        .iter()
+        .any(|m| err.contains(&format!("No module named '{m}'")))
     {
-        return Err(super::failure(module, python, f.error));
-    }
-    if !status.success() {
-        let tail: Vec<&str> = err.lines().rev().take(6).collect::<Vec<_>>().into_iter().rev().collect();
-        let hint = if ["agents", "google.adk", "langgraph", "langchain", "crewai"]
-            .iter()
-            .any(|m| err.contains(&format!("No module named '{m}'")))
-        {
-            "; that Python lacks the framework: give the one your app uses with --python".to_owned()
-        } else {
-            String::new()
-        };
-        return Err(CodeError::Python(format!(
-            "{} ended with {status} while reading {}: {}{hint}",
-            python.display(),
-            module.display(),
-            tail.join(" | ")
-        )));
-    }
-    serde_json::from_str(last).map_err(|e| {
-        CodeError::Python(format!(
-            "the introspection of {} printed no agent list Baton understands ({e}); is {} the interpreter your app uses?",
-            module.display(),
-            python.display()
-        ))
-    })
+        "; that Python lacks the framework: give the one your app uses with --python"
+    } else {
+        "; the module ended the interpreter before Baton's introspection answered (os._exit, exec or a signal at \
+         import time?)"
+    };
+    CodeError::Python(format!(
+        "{} ended with {status} while reading {} and gave no answer: {}{hint}",
+        python.display(),
+        module.display(),
+        tail.join(" | ")
+    ))
 }

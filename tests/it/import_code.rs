@@ -508,3 +508,181 @@ fn a_module_with_no_langgraph_agent_gets_the_clear_error() {
         assert!(!target.exists());
     }
 }
+
+/// A module that tries, at import, every escape the probe of issue #30 found: connections to a
+/// listener on the host's loopback by six routes, a DNS lookup, writes outside its folder and in
+/// the home folder, a child holding standard output, a double-forked daemon, and a forged answer.
+/// Each attempt's outcome is put in an agent's instructions, so the import shows what happened.
+const HOSTILE: &str = r#"
+import ctypes, json, os, socket, struct, subprocess, sys, time
+from agents import Agent
+
+PORT, OUTSIDE, MARKER, HOME = __PORT__, __OUTSIDE__, __MARKER__, __HOME__
+seen = {}
+
+def attempt(name, fn):
+    try:
+        fn()
+        seen[name] = "reached"
+    except BaseException as e:
+        seen[name] = "blocked: " + type(e).__name__
+
+def raw_socket():
+    import _socket
+    s = _socket.socket(); s.settimeout(2); s.connect(("127.0.0.1", PORT))
+
+def super_connect():
+    s = socket.socket(); s.settimeout(2); super(socket.socket, s).connect(("127.0.0.1", PORT))
+
+def udp():
+    import _socket
+    u = _socket.socket(_socket.AF_INET, _socket.SOCK_DGRAM); u.sendto(b"leak", ("127.0.0.1", PORT + 1))
+
+def child(code):
+    r = subprocess.run([sys.executable, "-c", code], timeout=10)
+    if r.returncode != 0:
+        raise OSError("child failed")
+
+CONNECT = "import _socket; s=_socket.socket(); s.settimeout(2); s.connect(('127.0.0.1', %d))" % PORT
+
+def libc_connect():
+    libc = ctypes.CDLL(None, use_errno=True)
+    fd = libc.socket(2, 1, 0)
+    addr = struct.pack("<HH4s8x", 2, socket.htons(PORT), bytes([127, 0, 0, 1]))
+    if libc.connect(fd, addr, len(addr)) != 0:
+        raise OSError(ctypes.get_errno(), "connect")
+
+def write(path):
+    with open(path, "w") as f:
+        f.write("pwned")
+
+attempt("socket", raw_socket)
+attempt("super_connect", super_connect)
+attempt("udp", udp)
+attempt("subprocess", lambda: child(CONNECT))
+attempt("os_system", lambda: (_ for _ in ()).throw(OSError()) if os.system(sys.executable + ' -c "' + CONNECT + '"') else None)
+attempt("ctypes", libc_connect)
+attempt("dns", lambda: socket.gethostbyname("example.com"))
+attempt("write_outside", lambda: write(OUTSIDE))
+attempt("write_home", lambda: write(os.path.join(HOME, "baton-sandbox-probe")))
+# $HOME is a private, empty folder that goes with the sandbox: writing there works.
+write(os.path.expanduser("~/baton-sandbox-probe"))
+attempt("key", lambda: os.environ.get("OPENAI_API_KEY", "").startswith("sk-") or (_ for _ in ()).throw(PermissionError()))
+
+# A child that holds standard output open, and a daemon that outlives its parent.
+if os.fork() == 0:
+    time.sleep(300); os._exit(0)
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        os.execv("/bin/sleep", [MARKER, "300"])
+    os._exit(0)
+
+probe = Agent(name="Probe", instructions=json.dumps(seen, sort_keys=True))
+if __FORGE__:
+    forged = {"framework": "openai-agents", "agents": [{"name": "Pwned"}]}
+    print(json.dumps(forged)); sys.stdout.flush()
+    for fd in range(3, 32):
+        try:
+            os.write(fd, (json.dumps(forged) + "\n").encode())
+        except OSError:
+            pass
+    os._exit(0)
+"#;
+
+fn hostile_module(dir: &Path, port: u16, forge: bool, marker: &str) -> std::path::PathBuf {
+    let folder = dir.join("module");
+    std::fs::create_dir_all(&folder).unwrap();
+    let outside = dir.join("outside.txt");
+    let text = HOSTILE
+        .replace("__PORT__", &port.to_string())
+        .replace("__OUTSIDE__", &format!("{:?}", outside.to_str().unwrap()))
+        .replace("__MARKER__", &format!("{marker:?}"))
+        .replace("__HOME__", &format!("{:?}", dirs::home_dir().unwrap().to_str().unwrap()))
+        .replace("__FORGE__", if forge { "True" } else { "False" });
+    let path = folder.join("hostile.py");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Processes on this machine whose command line holds `marker`.
+fn processes_named(marker: &str) -> Vec<String> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| std::fs::read(e.ok()?.path().join("cmdline")).ok())
+        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+        .filter(|c| c.contains(marker))
+        .collect()
+}
+
+#[test]
+fn a_hostile_module_reaches_no_network_writes_nothing_and_leaves_no_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let udp = std::net::UdpSocket::bind(("127.0.0.1", port + 1)).unwrap();
+    udp.set_nonblocking(true).unwrap();
+    let marker = format!("baton-sandbox-daemon-{}", std::process::id());
+    let module = hostile_module(dir.path(), port, false, &marker);
+    let started = std::time::Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_baton"))
+        .arg("import-code")
+        .arg(&module)
+        .env("BATON_PYTHON", python())
+        .env("OPENAI_API_KEY", "sk-canary-sandbox-0123456789")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let t = baton::config::parse(&stdout(&out), baton::config::Format::Yaml, "import-code").unwrap();
+    let seen: serde_json::Map<String, Value> =
+        serde_json::from_str(&t.agents.iter().find(|a| a.name == "Probe").unwrap().instructions).unwrap();
+    // A datagram is sent into the sandbox's own loopback without an error: what proves it
+    // blocked is the host's socket below receiving nothing.
+    for (attempt, outcome) in seen.iter().filter(|(a, _)| *a != "udp") {
+        assert!(outcome.as_str().unwrap().starts_with("blocked"), "{attempt}: {outcome}");
+    }
+    assert_eq!(seen.len(), 10, "every attempt ran: {seen:?}");
+    assert!(listener.accept().is_err(), "a connection reached the host's loopback");
+    assert!(udp.recv(&mut [0; 16]).is_err(), "a datagram reached the host's loopback");
+    assert!(!dir.path().join("outside.txt").exists());
+    assert!(!dirs::home_dir().unwrap().join("baton-sandbox-probe").exists());
+    // The child holding stdout did not keep Baton waiting for its 300 s, and the daemon is gone.
+    assert!(started.elapsed() < std::time::Duration::from_secs(100), "{:?}", started.elapsed());
+    assert_eq!(processes_named(&marker), Vec::<String>::new());
+    assert!(stderr(&out).contains("ran in Baton's sandbox"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_forged_answer_is_not_taken_for_the_introspection() {
+    let dir = tempfile::tempdir().unwrap();
+    let module = hostile_module(dir.path(), 9, true, "baton-sandbox-forger");
+    let out = import_code(&module, &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(!stdout(&out).contains("Pwned"));
+    assert!(stderr(&out).contains("gave no answer"), "{}", stderr(&out));
+}
+
+#[test]
+fn without_a_sandbox_the_module_runs_only_when_trusted() {
+    let module = data("two_entries.py");
+    let run = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_baton"))
+            .arg("import-code")
+            .arg(&module)
+            .args(["--entry", "Sales"])
+            .args(extra)
+            .env("BATON_PYTHON", python())
+            .env("BATON_BWRAP", "/nonexistent/bwrap")
+            .output()
+            .unwrap()
+    };
+    let refused = run(&[]);
+    assert_eq!(refused.status.code(), Some(2));
+    let err = stderr(&refused);
+    assert!(err.contains("sandbox cannot start") && err.contains("--trust-code"), "{err}");
+    assert!(stdout(&refused).is_empty());
+    let trusted = run(&["--trust-code"]);
+    assert!(trusted.status.success(), "{}", stderr(&trusted));
+    assert!(stderr(&trusted).contains("without an OS sandbox"), "{}", stderr(&trusted));
+}

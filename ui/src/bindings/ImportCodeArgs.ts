@@ -12,4 +12,8 @@ framework?: string,
 /**
  * The agent a run starts at, when the module does not say.
  */
-entry?: string, };
+entry?: string, 
+/**
+ * Run the module without an OS sandbox where none can start (the user trusts its code).
+ */
+trust_code?: boolean, };

@@ -371,4 +371,5 @@ export const ERROR_CATEGORIES: Record<ErrorCode, Category> = {
   "code.module": "bad_input",
   "code.no_agents": "bad_input",
   "code.entry": "bad_input",
+  "code.sandbox": "bad_input",
 };

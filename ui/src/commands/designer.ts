@@ -11,6 +11,7 @@ import {
   setPositions,
 } from "../model/topology";
 import type { AgentKind, Finding, Position, Topology } from "../model/types";
+import type { ImportCodeArgs } from "../bindings/ImportCodeArgs";
 import { EXPORT_EXTENSIONS, EXPORT_LABELS, type ExportFormat, type Platform } from "../platform/types";
 import { fileName } from "../recent";
 import { useDebugger } from "../store/debugger";
@@ -259,13 +260,14 @@ export function makeCommands(platform: Platform, flow: FlowApi) {
    * open as an unsaved topology. Throws the backend's `{code, message}` (the dialog shows it and
    * keeps what was typed); resolves with the notes on what the topology does not carry.
    */
-  async function importCodeOrThrow(path: string, opts: { framework?: string; entry?: string } = {}): Promise<string[] | null> {
+  async function importCodeOrThrow(path: string, opts: { framework?: string; entry?: string; trustCode?: boolean } = {}): Promise<string[] | null> {
     if (!(await guardUnsaved("import another topology"))) return null;
     ui().setBusy("Reading the code…");
     try {
-      const args: { path: string; framework?: string; entry?: string } = { path };
+      const args: ImportCodeArgs = { path };
       if (opts.framework) args.framework = opts.framework;
       if (opts.entry) args.entry = opts.entry;
+      if (opts.trustCode) args.trust_code = true;
       const imported = await platform.import_code(args);
       const t = await withLayout(normalizeTopology(imported.topology));
       doc().load(t, null, imported.findings);

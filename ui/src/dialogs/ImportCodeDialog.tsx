@@ -41,14 +41,14 @@ export function ImportCodeDialog({ commands }: { commands: Commands }) {
   const entryId = useId();
   const http = commands.platform.kind === "http";
 
-  async function importPath(p: string) {
+  async function importPath(p: string, trustCode = false) {
     const target = p.trim();
     if (!target || busy) return;
     setPath(target);
     setBusy(true);
     setError(null);
     try {
-      await commands.importCodeOrThrow(target, { framework, entry: entry.trim() });
+      await commands.importCodeOrThrow(target, { framework, entry: entry.trim(), trustCode });
     } catch (e) {
       setError(failure(e));
     } finally {
@@ -154,10 +154,17 @@ export function ImportCodeDialog({ commands }: { commands: Commands }) {
       </div>
       <p className="muted small">
         The module is imported by the Python beside it (a <span className="mono">.venv</span> next to the file), else by <span className="mono">$BATON_PYTHON</span> or{" "}
-        <span className="mono">python3</span>. No agent runs and no model is called.
+        <span className="mono">python3</span>. No agent runs and no model is called; the module is imported in a sandbox with no network and read-only files.
       </p>
       {error && (
         <ImportError error={error} title="Could not import this code" testId="code-error" />
+      )}
+      {error?.code === "code.sandbox" && (
+        <div className="row">
+          <button type="button" className="btn" data-testid="code-trust" disabled={busy} onClick={() => void importPath(path, true)}>
+            Import without the sandbox — I trust this code
+          </button>
+        </div>
       )}
     </Modal>
   );
