@@ -98,7 +98,8 @@ impl Api {
     }
 
     /// Imports `path` into the store, all or nothing. `facts` is a topology whose pinned facts
-    /// are checked at every transfer; `on_run` sees each run once it is saved.
+    /// are checked at every transfer; `on_run` sees each run once it is added to the import's
+    /// transaction, which commits only when the whole file is read.
     pub async fn import_file(
         &self,
         path: PathBuf,

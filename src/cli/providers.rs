@@ -47,10 +47,7 @@ pub fn run(c: Cmd) -> Outcome {
             Ok(0)
         }
         Cmd::SetKey { provider } => {
-            let mut key = String::new();
-            std::io::stdin().read_line(&mut key).map_err(|e| {
-                ApiError::new(ErrorCode::ProvidersKey, format!("cannot read the key from standard input: {e}"))
-            })?;
+            let key = read_key(std::io::stdin().lock())?;
             if key.trim().is_empty() {
                 return Err(ApiError::new(ErrorCode::ProvidersKey, "no key on standard input"));
             }
@@ -64,4 +61,27 @@ pub fn run(c: Cmd) -> Outcome {
             Ok(0)
         }
     }
+}
+
+/// The longest key accepted on standard input (real keys are under 300 bytes).
+const MAX_KEY: u64 = 16 << 10;
+
+/// The first line of `input`, read without ever holding more than [`MAX_KEY`] bytes.
+fn read_key(input: impl std::io::BufRead) -> Result<String, ApiError> {
+    use std::io::{BufRead, Read as _};
+    let mut line = Vec::new();
+    input
+        .take(MAX_KEY + 1)
+        .read_until(b'\n', &mut line)
+        .map_err(|e| ApiError::new(ErrorCode::ProvidersKey, format!("cannot read the key from standard input: {e}")))?;
+    if line.len() as u64 > MAX_KEY {
+        return Err(ApiError::new(
+            ErrorCode::ProvidersKey,
+            format!(
+                "standard input holds more than {MAX_KEY} bytes before its first line break; give the key alone, on one line"
+            ),
+        ));
+    }
+    String::from_utf8(line)
+        .map_err(|_| ApiError::new(ErrorCode::ProvidersKey, "the key on standard input is not UTF-8 text"))
 }

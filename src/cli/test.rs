@@ -64,7 +64,10 @@ pub fn run_cmd(a: Args) -> Outcome {
             // A named file must be a topology; a folder's other YAML/JSON files are not tests.
             Err(e) if named.contains(f) => return Err(e.into()),
             // A file that reads like a topology but does not load is a failure, not a skip.
-            Err(e) if std::fs::read_to_string(f).is_ok_and(|s| s.contains("agents:") && s.contains("scenarios:")) => {
+            Err(e)
+                if baton::config::read_regular(f, baton::config::MAX_TOPOLOGY_BYTES)
+                    .is_ok_and(|s| s.contains("agents:") && s.contains("scenarios:")) =>
+            {
                 let e = ApiError::from(e);
                 cases.push(CaseResult {
                     file: f.display().to_string(),

@@ -89,7 +89,7 @@ pub fn run(c: Cmd) -> Outcome {
                         OutFormat::Text => {
                             print!("{}", baton::trace::render_timeline(r.trace));
                             super::print::notes(r.trace);
-                            println!("imported as run {}", r.run_id);
+                            // Its id is printed once the import commits (all or nothing).
                         }
                         OutFormat::Json => print!(
                             "{}{}",
@@ -111,9 +111,11 @@ pub fn run(c: Cmd) -> Outcome {
             if let Some(b) = &bar {
                 b.finish_and_clear();
             }
-            let (_, summary) = result?;
-            if !quiet && format == OutFormat::Json {
-                println!("]");
+            let (ids, summary) = result?;
+            match format {
+                OutFormat::Json if !quiet => println!("]"),
+                OutFormat::Text if !quiet => ids.iter().for_each(|id| println!("imported as run {id}")),
+                _ => {}
             }
             eprintln!(
                 "imported {} run(s) from {} ({}, {} records, {} bytes) into {}",

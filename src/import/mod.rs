@@ -587,10 +587,12 @@ pub fn import_reader(
             }
         }
     }
+    // Whitespace before the first value is streamed past, never buffered.
+    let (lead, lead_lines) = skip_whitespace(&mut r).map_err(read_err)?;
     // Read the first line to tell JSON Lines (a whole value per line) from one document.
     let mut first = Vec::new();
-    read_record(&mut r, &mut first, file, 1)?;
-    let mut offset = first.len() as u64;
+    read_record(&mut r, &mut first, file, 1 + lead_lines)?;
+    let mut offset = lead + first.len() as u64;
     let trimmed = first.trim_ascii();
     let first_value: Option<Value> = if trimmed.is_empty() { None } else { serde_json::from_slice(trimmed).ok() };
     let format_name = |a: &Assembler<'_>| a.format.map(SourceFormat::name).unwrap_or("JSON").to_owned();
@@ -605,11 +607,14 @@ pub fn import_reader(
     match first_value {
         Some(v) => {
             // JSON Lines (or a one-line document).
-            a.record(v, 1, 0, on_run)?;
-            let mut line_no = 1;
+            a.record(v, 1 + lead_lines, lead, on_run)?;
+            let mut line_no = 1 + lead_lines;
             let mut buf = Vec::new();
             loop {
                 buf.clear();
+                let (blank, blank_lines) = skip_whitespace(&mut r).map_err(read_err)?;
+                offset += blank;
+                line_no += blank_lines;
                 let n = read_record(&mut r, &mut buf, file, line_no + 1)?;
                 if n == 0 {
                     break;
@@ -663,21 +668,22 @@ pub fn import_reader(
                 return Err(ImportError::TooLarge { file: file.into(), line: 1, max_mb: MAX_RECORD >> 20 });
             }
             if rest.trim_ascii().is_empty() {
-                return Err(ImportError::Empty {
-                    file: file.into(),
-                    format: format_name(&a),
-                    why: "the file is empty".into(),
-                });
+                let why = if lead == 0 {
+                    "the file is empty".to_owned()
+                } else {
+                    format!("the file holds only whitespace ({lead} bytes) and no JSON")
+                };
+                return Err(ImportError::Empty { file: file.into(), format: format_name(&a), why });
             }
             let v: Value = serde_json::from_slice(&rest).map_err(|e| ImportError::Parse {
                 file: file.into(),
                 format: format_name(&a),
-                line: e.line(),
-                offset: line_col_offset(&rest, e.line(), e.column()),
+                line: e.line() + lead_lines,
+                offset: lead + line_col_offset(&rest, e.line(), e.column()),
                 message: e.to_string(),
                 expected: expected(&a),
             })?;
-            offset = rest.len() as u64;
+            offset = lead + rest.len() as u64;
             a.record(v, 1, 0, on_run)?;
         }
     }
@@ -761,6 +767,23 @@ fn read_record(r: &mut impl BufRead, buf: &mut Vec<u8>, file: &str, line: usize)
         return Err(ImportError::TooLarge { file: file.into(), line, max_mb: MAX_RECORD >> 20 });
     }
     Ok(n)
+}
+
+/// Consumes ASCII whitespace from `r` without buffering it; returns the bytes and the line
+/// breaks passed.
+fn skip_whitespace(r: &mut impl BufRead) -> std::io::Result<(u64, usize)> {
+    let (mut bytes, mut lines) = (0u64, 0usize);
+    loop {
+        let buf = r.fill_buf()?;
+        let n = buf.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(buf.len());
+        lines += buf[..n].iter().filter(|&&b| b == b'\n').count();
+        bytes += n as u64;
+        let done = n < buf.len() || buf.is_empty();
+        r.consume(n);
+        if done {
+            return Ok((bytes, lines));
+        }
+    }
 }
 
 fn line_col_offset(bytes: &[u8], line: usize, col: usize) -> u64 {

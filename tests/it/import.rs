@@ -515,3 +515,22 @@ fn keys_inside_spans_are_redacted_at_import_with_a_count() {
     let notes = runs[0].source.as_ref().unwrap()["notes"].to_string();
     assert!(notes.contains("2 span value(s) held a key"), "{notes}");
 }
+
+/// A file whose later record is bad imports nothing, and no run id is printed for a run that was
+/// rolled back (ids are printed after the commit).
+#[test]
+fn no_run_id_is_printed_for_an_import_that_rolls_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.db");
+    let session: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join("tests/import/fixtures/adk_session.json")).unwrap())
+            .unwrap();
+    let file = dir.path().join("two.jsonl");
+    std::fs::write(&file, format!("{session}\n{{\"events\": oops}}\n")).unwrap();
+    let o = baton(&["trace", "import", file.to_str().unwrap(), "--db", db.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("line 2") && stderr(&o).contains("nothing was imported"), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("imported as run"), "{}", stdout(&o));
+    let listed = baton(&["runs", "list", "--db", db.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(stdout(&listed).trim(), "[]", "{}", stderr(&listed));
+}

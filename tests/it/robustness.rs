@@ -417,3 +417,34 @@ fn comments_on_edges_without_ids_survive_their_first_save() {
     assert!(lines[c + 1].starts_with("- id: "), "{after}");
     assert_eq!(baton::config::load(&f).unwrap(), t);
 }
+
+/// 600 MB of whitespace (more than the largest record) is streamed past, not buffered, and the
+/// refusal says what the file holds instead of naming a giant "line 1".
+#[test]
+fn a_trace_of_only_whitespace_is_refused_for_what_it_is() {
+    use std::io::Read;
+    let spaces = std::io::repeat(b' ').take(600 << 20);
+    let err = baton::import::import_reader(spaces, "blank.json", 600 << 20, None, None, None, &mut |_, _| Ok(()))
+        .unwrap_err();
+    let msg = err.to_string();
+    assert!(msg.contains("only whitespace (629145600 bytes)"), "{msg}");
+    // Blank lines between JSON Lines records count as lines: the bad record is named where it is.
+    let text = "\n\n   \n{\"oops\": }\n";
+    let err = baton::import::import_reader(text.as_bytes(), "lines.json", 0, None, None, None, &mut |_, _| Ok(()))
+        .unwrap_err();
+    assert!(err.to_string().contains("line 4"), "{err}");
+}
+
+/// A key read from an endless standard input is refused after a bounded read, with the limit
+/// named, instead of growing until the allocator aborts.
+#[test]
+fn a_key_from_an_endless_stdin_is_refused_with_the_limit() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_baton"))
+        .args(["providers", "set-key", "openai"])
+        .stdin(std::fs::File::open("/dev/zero").unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("more than 16384 bytes") && err.contains("on one line"), "{err}");
+}
