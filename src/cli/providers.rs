@@ -68,7 +68,7 @@ const MAX_KEY: u64 = 16 << 10;
 
 /// The first line of `input`, read without ever holding more than [`MAX_KEY`] bytes.
 fn read_key(input: impl std::io::BufRead) -> Result<String, ApiError> {
-    use std::io::{BufRead, Read as _};
+    use std::io::BufRead;
     let mut line = Vec::new();
     input
         .take(MAX_KEY + 1)
