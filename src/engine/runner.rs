@@ -505,7 +505,7 @@ impl<'t> Runner<'t> {
                     }
                 };
                 let resp = match result {
-                    Ok(r) => redacted(r),
+                    Ok(r) => crate::providers::redact::response(r),
                     Err(ModelError::Cancelled) => return (f, End::Cancelled),
                     Err(e) => {
                         let reason =
@@ -1055,22 +1055,6 @@ impl<'t> Runner<'t> {
             .json::<crate::topology::MockVerdict>()
             .ok_or_else(|| format!("the model's verdict was not {{accept, reason}} JSON: {}", clip(&answer.text, 80)))
     }
-}
-
-/// A provider's answer without any key it may echo (nothing a provider sends is stored or
-/// shown unredacted).
-fn redacted(mut r: crate::providers::ModelResponse) -> crate::providers::ModelResponse {
-    use crate::providers::redact::{redact, redact_json};
-    for o in &mut r.output {
-        match o {
-            OutputItem::Reasoning(t) | OutputItem::Message(t) => *t = redact(t).into_owned(),
-            OutputItem::Call { arguments, .. } => *arguments = redact(arguments).into_owned(),
-        }
-    }
-    if let Some(x) = r.exchange.as_mut() {
-        redact_json(x);
-    }
-    r
 }
 
 fn visible(f: &Frame) -> Vec<ItemId> {

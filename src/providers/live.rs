@@ -97,7 +97,7 @@ impl LiveModels {
                 Provider::Mock => unreachable!("mock agents are skipped above"),
             };
             labels.insert(a.id.clone(), format!("{}:{}", p.as_str(), m.name));
-            models.insert(a.id.clone(), model);
+            models.insert(a.id.clone(), Box::new(Redacting(model)));
         }
         if strict && !problems.is_empty() {
             return Err(ModelError::Config(problems.into_iter().map(|(_, p)| p).collect::<Vec<_>>().join("\n")));
@@ -116,6 +116,24 @@ impl LiveModels {
             expect: Default::default(),
         }));
         Ok(LiveModels { models, mock, labels, retries: policy.retries.clone() })
+    }
+}
+
+/// A real provider whose every answer and error loses any key it echoes, before any caller
+/// (a run, a guardrail agent, a claim check, the judge, a matrix cell, a fork) sees it.
+struct Redacting(Box<dyn Model>);
+
+impl Model for Redacting {
+    fn respond<'a>(
+        &'a self,
+        req: crate::providers::ModelRequest<'a>,
+    ) -> futures::future::BoxFuture<'a, Result<crate::providers::ModelResponse, ModelError>> {
+        Box::pin(async move {
+            match self.0.respond(req).await {
+                Ok(r) => Ok(super::redact::response(r)),
+                Err(e) => Err(super::redact::error(e)),
+            }
+        })
     }
 }
 

@@ -117,3 +117,32 @@ mod tests {
         assert_eq!(redact("nothing here"), "nothing here");
     }
 }
+
+/// A provider's answer without any key it may echo: its messages, reasoning, tool-call
+/// arguments and the recorded exchange.
+pub fn response(mut r: super::ModelResponse) -> super::ModelResponse {
+    for o in &mut r.output {
+        match o {
+            super::OutputItem::Reasoning(t) | super::OutputItem::Message(t) => *t = redact(t).into_owned(),
+            super::OutputItem::Call { arguments, .. } => *arguments = redact(arguments).into_owned(),
+        }
+    }
+    if let Some(x) = r.exchange.as_mut() {
+        redact_json(x);
+    }
+    r
+}
+
+/// A model error without any key its message quotes.
+pub fn error(e: super::ModelError) -> super::ModelError {
+    use super::ModelError as E;
+    let clean = |s: String| redact(&s).into_owned();
+    match e {
+        E::Script(m) => E::Script(clean(m)),
+        E::Http { provider, status, message } => E::Http { provider, status, message: clean(message) },
+        E::Transport { provider, message } => E::Transport { provider, message: clean(message) },
+        E::Protocol { provider, message } => E::Protocol { provider, message: clean(message) },
+        E::Config(m) => E::Config(clean(m)),
+        E::Cancelled => E::Cancelled,
+    }
+}

@@ -798,3 +798,91 @@ fn a_stream_of_keep_alives_times_out_at_the_call_deadline() {
     assert!(text.contains("timed out"), "{text}");
     assert!(t0.elapsed() < Duration::from_secs(20), "took {:?}", t0.elapsed());
 }
+
+/// Every command that calls a model, against a server that echoes two canaries (the configured
+/// key, and one shaped like a key) in every field it answers: agent messages, tool-call
+/// arguments, guardrail-agent reasons, claim verdicts, the judge, a live fork, matrix cells and
+/// a proof. No output, export or store file holds either.
+#[test]
+fn every_command_that_calls_a_model_redacts_echoed_keys() {
+    let canary = ["canary-compat-key-0123456789", "sk-canary-shaped-abcdef0123456789"];
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("store.db");
+    let db = db.to_str().unwrap().to_owned();
+    let runtime = rt();
+    let s = runtime.block_on(MockServer::start());
+    let said = format!(
+        "Your key is {} and {}. {{\"tripwire_triggered\": false, \"accept\": true, \"ending\": \"bad\", \"reason\": \
+         \"I saw {} {}\"}}",
+        canary[0], canary[1], canary[0], canary[1]
+    );
+    // The moderator screens first, the lead then delegates (its arguments echo the keys), and
+    // everything after answers `said`.
+    s.push(Reply::json(chat_msg(Some(&said), &[], (5, 1))));
+    s.push(Reply::json(chat_msg(
+        None,
+        &[("c1", "ask_worker", &format!("{{\"input\": \"{} {}\"}}", canary[0], canary[1]))],
+        (5, 1),
+    )));
+    s.otherwise(Reply::json(chat_msg(Some(&said), &[], (5, 1))));
+    let url = format!("{}/v1", s.base);
+    let model = format!("{{provider: openai-compatible, name: echo, base_url: '{url}'}}");
+    let topo = dir.path().join("sweep.yaml");
+    std::fs::write(
+        &topo,
+        format!(
+            "version: 1\nname: sweep\nentry: lead\nagents:\n  - {{id: lead, name: Lead, model: {model}}}\n  - {{id: \
+             worker, name: Worker}}\n  - {{id: moderator, name: Moderator, model: {model}}}\nedges:\n  - {{kind: \
+             delegation, from: lead, to: worker, tool: ask_worker, acceptance: verify, criteria: [it is done]}}\n\
+             guardrails:\n  - {{name: screen, agent: lead, on: input, check: {{agent: moderator}}, run_in_parallel: false}}\nscenarios:\n  - \
+             name: s\n    input: help me\n    scripts:\n      worker: [{{say: Done.}}]\n"
+        ),
+    )
+    .unwrap();
+    let env = [("OPENAI_COMPATIBLE_API_KEY", canary[0]), ("BATON_NO_KEYRING", "1")];
+    let cli = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_baton")).args(args).envs(env).output().unwrap();
+        (args.join(" "), o)
+    };
+    let t = topo.to_str().unwrap();
+    let (name, ran) = cli(&["run", t, "--live", "--save", "--db", &db]);
+    assert!(ran.status.success(), "{name}: {}\n{}", stderr(&ran), stdout(&ran));
+    assert!(stdout(&ran).contains("[redacted]"), "{}", stdout(&ran));
+    let id = stdout(&ran).lines().last().unwrap().strip_prefix("run id: ").unwrap().to_owned();
+    let judge = format!("openai-compatible:echo@{url}");
+    let every = format!("*=openai-compatible:echo@{url}");
+    let vary = format!("lead=openai-compatible:echo@{url}");
+    let mut outputs = vec![(name, ran)];
+    for args in [
+        vec!["suspects", &id, "--judge", &judge, "--db", &db],
+        vec!["suspects", &id, "--judge", &judge, "--format", "json", "--db", &db],
+        vec!["fork", &id, "--at", "1", "--then", "live", "--save", "--format", "json", "--db", &db],
+        vec!["matrix", t, "--vary", &vary, "--mock-rest", "--format", "json"],
+        vec![
+            "suspects",
+            &id,
+            "--prove",
+            "--model",
+            &every,
+            "--samples",
+            "1",
+            "--save",
+            "--format",
+            "json",
+            "--db",
+            &db,
+        ],
+        vec!["trace", "export", &id, "--to", "json", "--db", &db],
+    ] {
+        outputs.push(cli(&args));
+    }
+    let calls = s.requests().len();
+    assert!(calls >= 8, "the commands called the echoing model ({calls} calls)");
+    let mut haystacks = vec![];
+    for (name, o) in outputs {
+        assert!(!stdout(&o).is_empty() || !stderr(&o).is_empty(), "{name} said nothing");
+        haystacks.push((format!("{name} (stdout)"), o.stdout));
+        haystacks.push((format!("{name} (stderr)"), o.stderr));
+    }
+    assert_no_key(&with_store_files(dir.path(), haystacks), &canary);
+}

@@ -97,6 +97,8 @@ pub struct Recorded {
 #[derive(Default)]
 struct Inner {
     replies: VecDeque<Reply>,
+    /// The answer once the script is used up (else a 500).
+    otherwise: Option<Reply>,
     requests: Vec<Recorded>,
 }
 
@@ -114,7 +116,7 @@ async fn handle(State(inner): State<Arc<Mutex<Inner>>>, req: Request<Body>) -> R
     let reply = {
         let mut g = inner.lock().unwrap();
         g.requests.push(Recorded { path, headers, body });
-        g.replies.pop_front()
+        g.replies.pop_front().or_else(|| g.otherwise.clone())
     };
     let Some(r) = reply else {
         return Response::builder()
@@ -180,6 +182,12 @@ impl MockServer {
 
     pub fn push(&self, r: Reply) -> &Self {
         self.inner.lock().unwrap().replies.push_back(r);
+        self
+    }
+
+    /// The answer to every request once the scripted ones are used up.
+    pub fn otherwise(&self, r: Reply) -> &Self {
+        self.inner.lock().unwrap().otherwise = Some(r);
         self
     }
 
