@@ -103,21 +103,6 @@ pub fn redact_json(v: &mut serde_json::Value) {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn known_and_shaped_keys_are_removed() {
-        remember("canary-key-0123456789");
-        let t = "bad key canary-key-0123456789, also sk-proj-abcdefghijklmnopqrstuvwx and AIzaSyA1234567890abcdefgh; ask-me-anything stays";
-        let r = redact(t);
-        assert!(!r.contains("canary-key-0123456789") && !r.contains("sk-proj-") && !r.contains("AIzaSy"), "{r}");
-        assert!(r.contains("ask-me-anything"), "{r}");
-        assert_eq!(redact("nothing here"), "nothing here");
-    }
-}
-
 /// A provider's answer without any key it may echo: its messages, reasoning, tool-call
 /// arguments and the recorded exchange.
 pub fn response(mut r: super::ModelResponse) -> super::ModelResponse {
@@ -144,5 +129,20 @@ pub fn error(e: super::ModelError) -> super::ModelError {
         E::Protocol { provider, message } => E::Protocol { provider, message: clean(message) },
         E::Config(m) => E::Config(clean(m)),
         E::Cancelled => E::Cancelled,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_and_shaped_keys_are_removed() {
+        remember("canary-key-0123456789");
+        let t = "bad key canary-key-0123456789, also sk-proj-abcdefghijklmnopqrstuvwx and AIzaSyA1234567890abcdefgh; ask-me-anything stays";
+        let r = redact(t);
+        assert!(!r.contains("canary-key-0123456789") && !r.contains("sk-proj-") && !r.contains("AIzaSy"), "{r}");
+        assert!(r.contains("ask-me-anything"), "{r}");
+        assert_eq!(redact("nothing here"), "nothing here");
     }
 }
