@@ -28,6 +28,13 @@ pub struct Args {
     /// How long a trace must be quiet (after its root span arrived) before it is saved, in ms.
     #[arg(long, default_value_t = 2000)]
     quiet_ms: u64,
+    /// At most this many spans held in memory (waiting for their traces, or kept to amend saved
+    /// runs); past it senders get 503 / UNAVAILABLE and retry.
+    #[arg(long, default_value_t = baton::collect::live::MAX_HELD_SPANS)]
+    max_spans: usize,
+    /// The same bound in megabytes of span content.
+    #[arg(long, default_value_t = baton::collect::live::MAX_HELD_BYTES >> 20)]
+    max_mb: usize,
     #[command(flatten)]
     db: DbArg,
 }
@@ -55,7 +62,9 @@ pub fn run(a: Args) -> Outcome {
         }
         let endpoint = format!("http://{addr}");
         let live = Arc::new(
-            Live::new(Duration::from_millis(a.quiet_ms), format!("{endpoint}/v1/traces")).with_inbox(store.clone()),
+            Live::new(Duration::from_millis(a.quiet_ms), format!("{endpoint}/v1/traces"))
+                .with_limits(a.max_spans, a.max_mb.saturating_mul(1 << 20))
+                .with_inbox(store.clone()),
         );
         // What a collector that stopped (or was killed) had acknowledged but not saved.
         let replayed = live.replay().await.map_err(|e| ApiError::new(ErrorCode::StoreDb, e))?;

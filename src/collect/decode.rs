@@ -54,6 +54,10 @@ pub fn inflate(body: &[u8], gzip: bool, limit: usize) -> Result<Vec<u8>, Refused
     Ok(out)
 }
 
+/// The longest attribute or event value kept whole (a model input with its whole history fits;
+/// a 50 MB blob does not): longer values are kept cut, with a mark.
+pub const MAX_VALUE_BYTES: usize = 1 << 20;
+
 /// The spans of a request, and how many were rejected (no trace or span id), with why.
 pub fn spans(body: &[u8], encoding: Encoding) -> Result<(Vec<Span>, i64, Option<String>), Refused> {
     let spans = match encoding {
@@ -66,11 +70,23 @@ pub fn spans(body: &[u8], encoding: Encoding) -> Result<(Vec<Span>, i64, Option<
             from_proto(req)
         }
     };
+    Ok(keep(spans))
+}
+
+/// The spans a request keeps (those with a trace and span id; over-long values cut), how many
+/// were rejected, and why.
+pub(super) fn keep(spans: Vec<Span>) -> (Vec<Span>, i64, Option<String>) {
     let before = spans.len();
-    let kept: Vec<Span> = spans.into_iter().filter(|s| !s.trace_id.is_empty() && !s.id.is_empty()).collect();
+    let mut kept: Vec<Span> = spans.into_iter().filter(|s| !s.trace_id.is_empty() && !s.id.is_empty()).collect();
+    for s in &mut kept {
+        s.attrs.truncate_long(MAX_VALUE_BYTES);
+        for (_, a) in &mut s.events {
+            a.truncate_long(MAX_VALUE_BYTES);
+        }
+    }
     let rejected = (before - kept.len()) as i64;
     let why = (rejected > 0).then(|| format!("{rejected} span(s) without a trace id or span id were dropped"));
-    Ok((kept, rejected, why))
+    (kept, rejected, why)
 }
 
 pub(super) fn from_proto(req: ExportTraceServiceRequest) -> Vec<Span> {
@@ -131,5 +147,28 @@ fn value(v: AnyValue) -> Value {
         ),
         Some(any_value::Value::BytesValue(b)) => Value::String(hex::encode(b)),
         _ => Value::Null,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_values_are_kept_cut_with_a_mark_in_attributes_and_events() {
+        let long = "é".repeat(MAX_VALUE_BYTES); // two bytes each: twice the limit
+        let body = serde_json::json!({"resourceSpans": [{"scopeSpans": [{"spans": [{
+            "traceId": "0000000000000000000000000000000a", "spanId": "000000000000000b", "name": "s",
+            "attributes": [{"key": "big", "value": {"arrayValue": {"values": [{"stringValue": long}]}}},
+                           {"key": "small", "value": {"stringValue": "kept"}}],
+            "events": [{"name": "e", "attributes": [{"key": "big", "value": {"stringValue": long}}]}]
+        }]}]}]});
+        let (spans, rejected, _) = spans(body.to_string().as_bytes(), Encoding::Json).unwrap();
+        assert_eq!(rejected, 0);
+        let cut = spans[0].attrs.get("big").unwrap()[0].as_str().unwrap();
+        assert!(cut.len() < MAX_VALUE_BYTES + 100 && cut.ends_with(&format!("{} more bytes]", MAX_VALUE_BYTES)));
+        assert_eq!(spans[0].attrs.get("small").unwrap(), "kept");
+        let ev = spans[0].events[0].1.get("big").unwrap().as_str().unwrap();
+        assert!(ev.starts_with("éé") && ev.contains("cut by Baton's collector"));
     }
 }

@@ -25,28 +25,29 @@ impl TraceService for Receiver {
     ) -> Result<Response<ExportTraceServiceResponse>, Status> {
         let req = request.into_inner();
         let body = prost::Message::encode_to_vec(&req);
-        let spans = decode::from_proto(req);
-        let before = spans.len();
-        let spans: Vec<_> = spans.into_iter().filter(|s| !s.trace_id.is_empty() && !s.id.is_empty()).collect();
-        let rejected = (before - spans.len()) as i64;
+        let (spans, rejected, why) = decode::keep(decode::from_proto(req));
         // Acknowledged only once kept: the request is committed to the inbox first.
         let taken = self
             .live
             .take("protobuf", &body, spans)
             .await
             .map_err(|e| Status::unavailable(format!("cannot keep the spans now: {e}")))?;
-        if !taken {
-            // OTLP/gRPC: UNAVAILABLE is the retryable "try later".
-            return Err(Status::unavailable(format!(
-                "Baton holds {} spans waiting for their traces to end; retry shortly",
-                self.live.held()
-            )));
+        match taken {
+            super::Taken::Yes => {}
+            // OTLP/gRPC: UNAVAILABLE is the retryable "try later"; RESOURCE_EXHAUSTED is not
+            // retried without a RetryInfo.
+            super::Taken::Full(held) => {
+                return Err(Status::unavailable(format!(
+                    "Baton holds {held} spans waiting for their traces to end; retry shortly"
+                )));
+            }
+            super::Taken::TooLarge(why) => return Err(Status::resource_exhausted(why)),
         }
         self.live.stats.rejected.fetch_add(rejected as u64, Ordering::Relaxed);
         Ok(Response::new(ExportTraceServiceResponse {
             partial_success: (rejected > 0).then(|| ExportTracePartialSuccess {
                 rejected_spans: rejected,
-                error_message: format!("{rejected} span(s) without a trace id or span id were dropped"),
+                error_message: why.unwrap_or_default(),
             }),
         }))
     }

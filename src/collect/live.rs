@@ -12,9 +12,11 @@ use std::time::{Duration, Instant};
 /// How many quiet periods a trace without its root waits before it is saved anyway.
 const ROOTLESS_QUIET_FACTOR: u32 = 15;
 
-/// Spans held in memory, waiting for their traces to complete; past it a request is told to
-/// retry later (503 with Retry-After), never dropped silently.
+/// Spans held in memory (waiting for their traces to complete, or kept to amend a saved run);
+/// past it a request is told to retry later (503 with Retry-After), never dropped silently.
 pub const MAX_HELD_SPANS: usize = 1_000_000;
+/// The same bound in bytes of what spans carry (names, ids, attribute and event values).
+pub const MAX_HELD_BYTES: usize = 512 << 20;
 /// How long a saved trace's spans are kept to amend its run when a late span arrives.
 const KEEP_DONE: Duration = Duration::from_secs(600);
 /// How long a trace runs before it is shown as a running run (and how often it is refreshed).
@@ -22,6 +24,8 @@ const SHOW_AFTER: Duration = Duration::from_secs(1);
 
 struct Pending {
     spans: Vec<Span>,
+    /// What its spans weigh ([`span_bytes`]).
+    bytes: usize,
     root_seen: bool,
     last: Instant,
     /// The run this trace was saved as, when a late span reopened it, with the transfers and
@@ -46,6 +50,7 @@ struct Pending {
 
 struct Done {
     spans: Vec<Span>,
+    bytes: usize,
     run_id: String,
     at: Instant,
     counted: (u64, u64),
@@ -57,7 +62,11 @@ struct Done {
 struct Traces {
     pending: HashMap<String, Pending>,
     done: HashMap<String, Done>,
+    /// Spans and bytes held, pending and saved alike, and their bounds.
     held: usize,
+    bytes: usize,
+    max_spans: usize,
+    max_bytes: usize,
     /// For each inbox row, the traces it holds spans of that are not saved yet.
     rows: HashMap<i64, std::collections::HashSet<String>>,
     /// A trace merged into a later trace of its conversation: where its late spans go.
@@ -70,6 +79,7 @@ impl Traces {
     /// Takes a saved trace out of `done` (and the conversation index).
     fn take_done(&mut self, id: &str) -> Option<Done> {
         let d = self.done.remove(id)?;
+        self.release(d.spans.len(), d.bytes);
         if let Some(c) = &d.conversation
             && self.conversations.get(c).is_some_and(|t| t == id)
         {
@@ -78,16 +88,46 @@ impl Traces {
         Some(d)
     }
 
+    fn release(&mut self, spans: usize, bytes: usize) {
+        self.held = self.held.saturating_sub(spans);
+        self.bytes = self.bytes.saturating_sub(bytes);
+    }
+
+    /// Whether `spans` more spans weighing `bytes` fit; saved traces kept only to amend their
+    /// runs are forgotten, oldest first, to make room.
+    fn make_room(&mut self, spans: usize, bytes: usize) -> bool {
+        let fits = |t: &Traces| t.held + spans <= t.max_spans && t.bytes + bytes <= t.max_bytes;
+        if fits(self) {
+            return true;
+        }
+        let mut oldest: Vec<(Instant, String)> = self.done.iter().map(|(id, d)| (d.at, id.clone())).collect();
+        oldest.sort();
+        for (_, id) in oldest {
+            self.take_done(&id);
+            if fits(self) {
+                break;
+            }
+        }
+        let Traces { alias, done, pending, .. } = self;
+        alias.retain(|_, to| done.contains_key(to) || pending.contains_key(to));
+        fits(self)
+    }
+
     /// Forgets saved traces past `KEEP_DONE`, and the aliases that led to them.
     fn expire(&mut self) {
         let mut gone = vec![];
+        let mut freed = (0, 0);
         self.done.retain(|id, d| {
             let keep = d.at.elapsed() < KEEP_DONE;
-            if !keep && let Some(c) = d.conversation.take() {
-                gone.push((c, id.clone()));
+            if !keep {
+                freed = (freed.0 + d.spans.len(), freed.1 + d.bytes);
+                if let Some(c) = d.conversation.take() {
+                    gone.push((c, id.clone()));
+                }
             }
             keep
         });
+        self.release(freed.0, freed.1);
         for (c, id) in gone {
             if self.conversations.get(&c).is_some_and(|t| *t == id) {
                 self.conversations.remove(&c);
@@ -214,6 +254,7 @@ fn merge_conversations(t: &mut Traces, mut ready: Vec<(String, Pending)>) -> Vec
             q.stale.extend(p.run_id.take().filter(|r| q.run_id.as_ref() != Some(r)));
             q.stale.append(&mut p.stale);
             q.spans.append(&mut p.spans);
+            q.bytes += p.bytes;
             q.replayed |= p.replayed;
             t.alias.insert(id, qid.clone());
             continue;
@@ -223,6 +264,7 @@ fn merge_conversations(t: &mut Traces, mut ready: Vec<(String, Pending)>) -> Vec
             let mut spans = d.spans;
             spans.append(&mut p.spans);
             p.spans = spans;
+            p.bytes += d.bytes;
             p.stale.extend(p.run_id.take().filter(|r| *r != d.run_id));
             p.run_id = Some(d.run_id);
             p.counted = d.counted;
@@ -237,6 +279,16 @@ fn merge_conversations(t: &mut Traces, mut ready: Vec<(String, Pending)>) -> Vec
     out.into_iter().map(|(id, p, _)| (id, p)).collect()
 }
 
+/// What became of a request's spans.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Taken {
+    Yes,
+    /// The collector holds this many spans already: retry shortly (503 / UNAVAILABLE).
+    Full(usize),
+    /// The request alone is larger than the collector ever holds: retrying cannot help.
+    TooLarge(String),
+}
+
 pub struct Live {
     traces: Mutex<Traces>,
     pub stats: Stats,
@@ -248,7 +300,19 @@ pub struct Live {
 
 impl Live {
     pub fn new(quiet: Duration, source: String) -> Live {
-        Live { traces: Mutex::new(Traces::default()), stats: Stats::default(), quiet, source, inbox: None }
+        let traces = Traces { max_spans: MAX_HELD_SPANS, max_bytes: MAX_HELD_BYTES, ..Traces::default() };
+        Live { traces: Mutex::new(traces), stats: Stats::default(), quiet, source, inbox: None }
+    }
+
+    /// Holds at most `spans` spans weighing at most `bytes` (instead of [`MAX_HELD_SPANS`] and
+    /// [`MAX_HELD_BYTES`]).
+    pub fn with_limits(self, spans: usize, bytes: usize) -> Live {
+        {
+            let mut t = self.traces.lock().expect("no panic while held");
+            t.max_spans = spans;
+            t.max_bytes = bytes;
+        }
+        self
     }
 
     /// Keeps every accepted request in the store's inbox before it is acknowledged, so that a
@@ -258,26 +322,37 @@ impl Live {
         self
     }
 
-    /// Whether `n` more spans can be held.
-    pub fn has_room(&self, n: usize) -> bool {
-        self.traces.lock().expect("no panic while held").held + n <= MAX_HELD_SPANS
+    /// Whether `spans` can be held (saved traces kept to amend their runs give way).
+    pub fn room_for(&self, spans: &[Span]) -> Taken {
+        let bytes: usize = spans.iter().map(span_bytes).sum();
+        let mut t = self.traces.lock().expect("no panic while held");
+        if spans.len() > t.max_spans || bytes > t.max_bytes {
+            return Taken::TooLarge(format!(
+                "the request holds {} spans ({} KB): more than this collector holds at once ({} spans, {} KB); send \
+                 smaller batches or raise --max-spans / --max-mb",
+                spans.len(),
+                bytes >> 10,
+                t.max_spans,
+                t.max_bytes >> 10
+            ));
+        }
+        if t.make_room(spans.len(), bytes) { Taken::Yes } else { Taken::Full(t.held) }
     }
 
     /// Takes an accepted request: writes its body to the inbox (when there is one), then its
-    /// spans. `Ok(false)` when too many spans are held already (nothing taken).
-    pub async fn take(&self, encoding: &str, body: &[u8], spans: Vec<Span>) -> Result<bool, String> {
-        if !self.has_room(spans.len()) {
-            return Ok(false);
-        }
+    /// spans. Nothing is taken unless the answer is [`Taken::Yes`].
+    pub async fn take(&self, encoding: &str, body: &[u8], spans: Vec<Span>) -> Result<Taken, String> {
+        let room = self.room_for(&spans);
         // Nothing to keep: an empty request never enters the inbox (it would never leave it).
-        if spans.is_empty() {
-            return Ok(true);
+        if room != Taken::Yes || spans.is_empty() {
+            return Ok(room);
         }
         let row = match &self.inbox {
             Some(store) => Some(store.inbox_put(encoding, body).await.map_err(|e| e.to_string())?),
             None => None,
         };
-        Ok(self.accept_from(spans, row, false))
+        let held = self.held();
+        Ok(if self.accept_from(spans, row, false) { Taken::Yes } else { Taken::Full(held) })
     }
 
     /// Replays what the inbox still holds (a collector that stopped before saving it): those
@@ -287,9 +362,14 @@ impl Live {
         let rows = store.inbox_all().await.map_err(|e| e.to_string())?;
         let n = rows.len();
         for (id, encoding, body) in rows {
-            let enc =
-                if encoding == "json" { super::decode::Encoding::Json } else { super::decode::Encoding::Protobuf };
-            match super::decode::spans(&body, enc) {
+            let (name, gzip) = match encoding.strip_suffix("+gzip") {
+                Some(name) => (name, true),
+                None => (encoding.as_str(), false),
+            };
+            let enc = if name == "json" { super::decode::Encoding::Json } else { super::decode::Encoding::Protobuf };
+            let decoded = super::decode::inflate(&body, gzip, super::MAX_INFLATED)
+                .and_then(|body| super::decode::spans(&body, enc));
+            match decoded {
                 Ok((spans, _, _)) => {
                     self.accept_from(spans, Some(id), true);
                 }
@@ -306,29 +386,34 @@ impl Live {
 
     fn accept_from(&self, spans: Vec<Span>, row: Option<i64>, replayed: bool) -> bool {
         let mut t = self.traces.lock().expect("no panic while held");
-        if t.held + spans.len() > MAX_HELD_SPANS {
+        // What the inbox replays was acknowledged already: it is taken whatever it weighs.
+        let weights: Vec<usize> = spans.iter().map(span_bytes).collect();
+        if !t.make_room(spans.len(), weights.iter().sum()) && !replayed {
             return false;
         }
         let now = Instant::now();
         self.stats.spans.fetch_add(spans.len() as u64, Ordering::Relaxed);
-        for sp in spans {
+        for (sp, weight) in spans.into_iter().zip(weights) {
             t.held += 1;
+            t.bytes += weight;
             let id = t.alias.get(&sp.trace_id).cloned().unwrap_or_else(|| sp.trace_id.clone());
             if !t.pending.contains_key(&id) {
                 // A late span of a saved trace reopens it, to amend the same run.
                 let reopened = t
                     .take_done(&id)
-                    .map(|d| (d.run_id, d.spans.iter().any(|s| s.parent.is_empty()), d.spans, d.counted));
-                let (run_id, root_seen, spans, counted) = match reopened {
-                    Some((r, root, spans, counted)) => (Some(r), root, spans, counted),
-                    None => (None, false, vec![], (0, 0)),
+                    .map(|d| (d.run_id, d.spans.iter().any(|s| s.parent.is_empty()), d.spans, d.counted, d.bytes));
+                let (run_id, root_seen, spans, counted, bytes) = match reopened {
+                    Some((r, root, spans, counted, bytes)) => (Some(r), root, spans, counted, bytes),
+                    None => (None, false, vec![], (0, 0), 0),
                 };
                 t.held += spans.len();
+                t.bytes += bytes;
                 let reopened = run_id.is_some();
                 t.pending.insert(
                     id.clone(),
                     Pending {
                         spans,
+                        bytes,
                         root_seen,
                         last: now,
                         run_id,
@@ -355,6 +440,7 @@ impl Live {
                 p.inbox.push(r);
             }
             p.spans.push(sp);
+            p.bytes += weight;
         }
         true
     }
@@ -380,7 +466,8 @@ impl Live {
                 .collect();
             let out: Vec<(String, Pending)> =
                 ids.into_iter().filter_map(|id| t.pending.remove(&id).map(|p| (id, p))).collect();
-            t.held -= out.iter().map(|(_, p)| p.spans.len()).sum::<usize>();
+            let freed = out.iter().fold((0, 0), |(n, b), (_, p)| (n + p.spans.len(), b + p.bytes));
+            t.release(freed.0, freed.1);
             t.expire();
             merge_conversations(&mut t, out)
         };
@@ -407,6 +494,7 @@ impl Live {
                     p.shown = Some(now);
                     let copy = Pending {
                         spans: p.spans.clone(),
+                        bytes: p.bytes,
                         // Still arriving: not a trace whose root never came.
                         root_seen: true,
                         last: p.last,
@@ -508,6 +596,7 @@ impl Live {
             let mut t = self.traces.lock().expect("no panic while held");
             for (id, p, _) in to_save {
                 t.held += p.spans.len();
+                t.bytes += p.bytes;
                 t.pending.insert(id, p);
             }
             results.push(Err(format!("the store refused the captured runs (kept, will retry): {e}")));
@@ -544,7 +633,13 @@ impl Live {
                 if let Some(c) = &conversation {
                     t.conversations.insert(c.clone(), trace_id.clone());
                 }
-                t.done.insert(trace_id, Done { spans: p.spans, run_id, at: Instant::now(), counted, conversation });
+                t.held += p.spans.len();
+                t.bytes += p.bytes;
+                let bytes = p.bytes;
+                t.done.insert(
+                    trace_id,
+                    Done { spans: p.spans, bytes, run_id, at: Instant::now(), counted, conversation },
+                );
             }
         }
         // The runs are committed: the inbox rows all of whose traces they hold can go.
@@ -631,8 +726,33 @@ impl Live {
         out
     }
 
-    /// Spans waiting for their traces to complete.
+    /// Spans held: waiting for their traces to complete, or kept to amend saved runs.
     pub fn held(&self) -> usize {
         self.traces.lock().expect("no panic while held").held
     }
+
+    /// What the held spans weigh, in bytes ([`span_bytes`]).
+    pub fn held_bytes(&self) -> usize {
+        self.traces.lock().expect("no panic while held").bytes
+    }
+}
+
+/// What a span holds in memory, roughly: its strings and a fixed overhead.
+pub fn span_bytes(s: &Span) -> usize {
+    fn value(v: &serde_json::Value) -> usize {
+        match v {
+            serde_json::Value::String(s) => s.len() + 24,
+            serde_json::Value::Array(a) => 24 + a.iter().map(value).sum::<usize>(),
+            serde_json::Value::Object(m) => 24 + m.iter().map(|(k, v)| k.len() + value(v)).sum::<usize>(),
+            _ => 16,
+        }
+    }
+    let attrs = |a: &otlp::Attrs| a.iter().map(|(k, v)| k.len() + value(v) + 24).sum::<usize>();
+    256 + s.trace_id.len()
+        + s.id.len()
+        + s.parent.len()
+        + s.name.len()
+        + s.scope.len()
+        + attrs(&s.attrs)
+        + s.events.iter().map(|(n, a)| n.len() + attrs(a)).sum::<usize>()
 }

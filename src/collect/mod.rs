@@ -16,7 +16,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use decode::{Encoding, Refused};
-pub use live::{Live, Saved};
+pub use live::{Live, Saved, Taken};
 use opentelemetry_proto::tonic::collector::trace::v1::{ExportTracePartialSuccess, ExportTraceServiceResponse};
 use prost::Message;
 use std::sync::Arc;
@@ -74,8 +74,8 @@ async fn traces(State(s): State<Shared>, headers: HeaderMap, body: Bytes) -> Res
     let live = s.live.clone();
     // Decoding is CPU work: off the async workers.
     let decoded = tokio::task::spawn_blocking(move || {
-        let body = decode::inflate(&body, gzip, MAX_INFLATED)?;
-        let spans = decode::spans(&body, encoding)?;
+        let inflated = decode::inflate(&body, gzip, MAX_INFLATED)?;
+        let spans = decode::spans(&inflated, encoding)?;
         Ok::<_, Refused>((body, spans))
     })
     .await;
@@ -84,7 +84,13 @@ async fn traces(State(s): State<Shared>, headers: HeaderMap, body: Bytes) -> Res
         Ok(Err(r)) => return refused(r),
         Err(e) => return refuse(StatusCode::INTERNAL_SERVER_ERROR, format!("decoding stopped: {e}")),
     };
-    let name = if encoding == Encoding::Json { "json" } else { "protobuf" };
+    // The inbox keeps the body as it came (compressed when it was): replay inflates it again.
+    let name = match (encoding, gzip) {
+        (Encoding::Json, false) => "json",
+        (Encoding::Json, true) => "json+gzip",
+        (Encoding::Protobuf, false) => "protobuf",
+        (Encoding::Protobuf, true) => "protobuf+gzip",
+    };
     // Acknowledged only once kept: the body is committed to the inbox first.
     let taken = match live.take(name, &body, spans).await {
         Ok(t) => t,
@@ -94,13 +100,17 @@ async fn traces(State(s): State<Shared>, headers: HeaderMap, body: Bytes) -> Res
             return r;
         }
     };
-    if !taken {
-        let mut r = refuse(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!("Baton holds {} spans waiting for their traces to end; retry shortly", live.held()),
-        );
-        r.headers_mut().insert(header::RETRY_AFTER, "2".parse().expect("a header value"));
-        return r;
+    match taken {
+        Taken::Yes => {}
+        Taken::Full(held) => {
+            let mut r = refuse(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!("Baton holds {held} spans waiting for their traces to end; retry shortly"),
+            );
+            r.headers_mut().insert(header::RETRY_AFTER, "2".parse().expect("a header value"));
+            return r;
+        }
+        Taken::TooLarge(why) => return refuse(StatusCode::PAYLOAD_TOO_LARGE, why),
     }
     live.stats.rejected.fetch_add(rejected as u64, Ordering::Relaxed);
     let answer = ExportTraceServiceResponse {

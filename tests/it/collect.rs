@@ -736,11 +736,17 @@ fn acknowledged_spans_survive_a_sigkill() {
     let c = Collector::start_in(tempfile::tempdir().unwrap(), 600_000);
     let fixture_path = root().join("tests/import/fixtures/otlp_genai.json");
     let fixture = std::fs::read(&fixture_path).unwrap();
+    // Compressed, as an exporter with OTEL_EXPORTER_OTLP_COMPRESSION=gzip sends it: the inbox
+    // keeps it compressed and the replay inflates it.
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, &fixture).unwrap();
+    let body = gz.finish().unwrap();
     rt().block_on(async {
         let r = reqwest::Client::new()
             .post(c.url())
             .header("content-type", "application/json")
-            .body(fixture)
+            .header("content-encoding", "gzip")
+            .body(body)
             .send()
             .await
             .unwrap();
@@ -1014,5 +1020,89 @@ fn a_trace_whose_root_never_arrives_is_saved_after_a_longer_quiet() {
         let t = store.load_trace(&runs[0].id).await.unwrap();
         assert_ne!(t.outcome.status, baton::trace::OutcomeStatus::Running);
         assert!(t.source.as_ref().unwrap()["notes"].to_string().contains("no root span arrived"));
+    });
+}
+
+/// A collector bounded to 100 spans and 2 MB: a saved trace kept to amend its run gives way to
+/// new traffic; a second trace while one is pending gets 503 with Retry-After, and the same
+/// request is taken once that trace is saved (the 503 clears); a request larger than the bound
+/// alone gets 413; a 3 MB attribute is kept cut to 1 MB, so its span fits.
+#[test]
+fn collect_holds_what_its_bounds_allow_and_lets_saved_traces_go() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("captured.db").display().to_string();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_baton"))
+        .args(["collect", "--http-port", "0", "--grpc-port", "0", "--quiet-ms", "200", "--max-spans", "100"])
+        .args(["--max-mb", "2", "--db", &db])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines().map_while(Result::ok);
+    let first = lines.next().unwrap();
+    let port: u16 = first.split("127.0.0.1:").nth(1).unwrap().split('/').next().unwrap().parse().unwrap();
+    let (tx, saved) = mpsc::channel();
+    std::thread::spawn(move || {
+        for l in lines.filter(|l| l.starts_with("saved run")) {
+            let _ = tx.send(l);
+        }
+    });
+    let kv = |k: &str, v: &str| serde_json::json!({"key": k, "value": {"stringValue": v}});
+    // A trace: an agent span and `n - 1` model calls under it; `extra` on the agent span.
+    let trace = |t: u8, n: usize, extra: Vec<Value>| {
+        let tid = format!("{:032x}", t);
+        let mut attrs = vec![kv("gen_ai.operation.name", "invoke_agent"), kv("gen_ai.agent.name", "A")];
+        attrs.extend(extra);
+        let mut spans =
+            vec![serde_json::json!({"traceId": tid, "spanId": format!("{:016x}", 1), "name": "invoke_agent A",
+            "startTimeUnixNano": "1000", "endTimeUnixNano": "9000", "attributes": attrs})];
+        for i in 1..n {
+            spans.push(serde_json::json!({"traceId": tid, "spanId": format!("{:016x}", i + 1),
+                "parentSpanId": format!("{:016x}", 1), "name": "chat", "startTimeUnixNano": (1000 + i).to_string(),
+                "endTimeUnixNano": (1001 + i).to_string(), "attributes": [kv("gen_ai.operation.name", "chat"),
+                kv("gen_ai.output.messages", "[{\"role\":\"assistant\",\"parts\":[{\"type\":\"text\",\"content\":\"ok\"}]}]")]}));
+        }
+        serde_json::json!({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}).to_string()
+    };
+    let url = format!("http://127.0.0.1:{port}/v1/traces");
+    let post = |body: String| {
+        let url = url.clone();
+        rt().block_on(async move {
+            let r = reqwest::Client::new()
+                .post(url)
+                .header("content-type", "application/json")
+                .body(body)
+                .send()
+                .await
+                .unwrap();
+            let retry = r.headers().get("retry-after").map(|v| v.to_str().unwrap().to_owned());
+            (r.status().as_u16(), retry, r.text().await.unwrap())
+        })
+    };
+    let wait_saved = || saved.recv_timeout(Duration::from_secs(30)).expect("a saved run");
+    assert_eq!(post(trace(1, 60, vec![])).0, 200);
+    wait_saved();
+    // The saved trace's 60 spans give way to a new trace of 60.
+    assert_eq!(post(trace(2, 60, vec![])).0, 200);
+    // While that one is pending, 60 more do not fit: retry later.
+    let (status, retry, text) = post(trace(3, 60, vec![]));
+    assert_eq!((status, retry.as_deref()), (503, Some("2")), "{text}");
+    wait_saved();
+    // Saved: the same request is taken now.
+    assert_eq!(post(trace(3, 60, vec![])).0, 200);
+    wait_saved();
+    // Larger than the bound by itself: 413, naming the limits.
+    let (status, _, text) = post(trace(4, 101, vec![]));
+    assert_eq!(status, 413, "{text}");
+    assert!(text.contains("--max-spans"), "{text}");
+    // 3 MB in one attribute is kept cut to 1 MB: the span fits in 2 MB.
+    let (status, _, text) = post(trace(5, 2, vec![kv("app.blob", &"x".repeat(3 << 20))]));
+    assert_eq!(status, 200, "{text}");
+    wait_saved();
+    let _ = Command::new("kill").args(["-INT", &child.id().to_string()]).status();
+    assert!(child.wait().unwrap().success());
+    rt().block_on(async {
+        let store = Store::open(&db).await.unwrap();
+        assert_eq!(store.list_runs(None).await.unwrap().len(), 4);
     });
 }

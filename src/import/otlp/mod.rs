@@ -65,6 +65,26 @@ impl Attrs {
         self.0.iter_mut().map(|(_, v)| redact_value(v)).sum()
     }
 
+    /// Cuts every string value (inside arrays and objects too) longer than `max` bytes to `max`,
+    /// with a mark saying how much was cut; how many were cut.
+    pub fn truncate_long(&mut self, max: usize) -> usize {
+        fn cut(v: &mut Value, max: usize) -> usize {
+            match v {
+                Value::String(s) if s.len() > max => {
+                    let keep = s.floor_char_boundary(max);
+                    let dropped = s.len() - keep;
+                    s.truncate(keep);
+                    s.push_str(&format!("… [cut by Baton's collector: {dropped} more bytes]"));
+                    1
+                }
+                Value::Array(a) => a.iter_mut().map(|v| cut(v, max)).sum(),
+                Value::Object(m) => m.values_mut().map(|v| cut(v, max)).sum(),
+                _ => 0,
+            }
+        }
+        self.0.iter_mut().map(|(_, v)| cut(v, max)).sum()
+    }
+
     /// Sets an attribute (an adapter adding what a convention lacks).
     pub fn set(&mut self, k: &str, v: Value) {
         match self.0.iter_mut().find(|(key, _)| key == k) {
