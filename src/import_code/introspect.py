@@ -502,14 +502,15 @@ def _last_user_frame(exc: BaseException) -> traceback.FrameSummary | None:
 
 
 def _missing_module(exc: BaseException) -> str | None:
-    """The top-level package a ModuleNotFoundError (possibly behind an ImportError) names."""
+    """The module a ModuleNotFoundError (possibly behind an ImportError) names, dotted as Python
+    names it (`google.adk`: Baton maps it to the distribution to install)."""
     if not isinstance(exc, ImportError):
         return None
     seen = set()
     while exc is not None and id(exc) not in seen:
         seen.add(id(exc))
         if isinstance(exc, ModuleNotFoundError) and exc.name:
-            return exc.name.split(".")[0]
+            return exc.name
         exc = exc.__cause__ or exc.__context__
     return None
 

@@ -113,10 +113,12 @@ fn failure(module: &Path, python: &Path, e: model::ScriptError) -> CodeError {
     let frame = e.frame.as_deref().map(|f| format!("\n  {f}")).unwrap_or_default();
     match e.kind.as_str() {
         "missing_module" => {
-            let pkg = e.module.clone().unwrap_or_else(|| "the missing package".into());
+            let missing = e.module.clone().unwrap_or_else(|| "the missing package".into());
+            let pkg = Framework::install_name(&missing);
             CodeError::Module(format!(
-                "{} imports {pkg}, which {} cannot find{at}: {}{frame}\nInstall it into that interpreter \
-                 (`{} -m pip install {pkg}`), or give the interpreter your app uses with --python",
+                "{} imports {missing}, which {} cannot find{at}: {}{frame}\nInstall it into that interpreter \
+                 (`{} -m pip install {pkg}`), or use the interpreter your app uses: `--python` on the command \
+                 line; in the window, a `.venv` beside the module or $BATON_PYTHON",
                 module.display(),
                 python.display(),
                 e.message,

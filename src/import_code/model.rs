@@ -41,6 +41,31 @@ impl Framework {
     /// The names `--framework` takes.
     pub const NAMES: [&'static str; 4] = ["openai-agents", "adk", "langgraph", "crewai"];
 
+    /// The module the framework is imported as, and the distribution that installs it (the
+    /// Agents SDK is `import agents` from `openai-agents`; ADK `google.adk` from `google-adk`).
+    pub fn package(self) -> (&'static str, &'static str) {
+        match self {
+            Framework::OpenaiAgents => ("agents", "openai-agents"),
+            Framework::Adk => ("google.adk", "google-adk"),
+            Framework::LangGraph => ("langgraph", "langgraph"),
+            Framework::CrewAi => ("crewai", "crewai"),
+        }
+    }
+
+    /// What to `pip install` for a module the code imports that is missing: the framework's
+    /// distribution when it is one of them (or inside one), else the module's top-level name.
+    pub fn install_name(module: &str) -> String {
+        let within = |root: &str| {
+            module == root || module.starts_with(&format!("{root}.")) || root.starts_with(&format!("{module}."))
+        };
+        [Framework::OpenaiAgents, Framework::Adk, Framework::LangGraph, Framework::CrewAi]
+            .iter()
+            .map(|f| f.package())
+            .find(|(root, _)| within(root))
+            .map(|(_, dist)| dist.to_owned())
+            .unwrap_or_else(|| module.split('.').next().unwrap_or(module).to_owned())
+    }
+
     pub fn label(self) -> &'static str {
         match self {
             Framework::OpenaiAgents => "OpenAI Agents SDK",

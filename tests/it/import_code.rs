@@ -686,3 +686,20 @@ fn without_a_sandbox_the_module_runs_only_when_trusted() {
     assert!(trusted.status.success(), "{}", stderr(&trusted));
     assert!(stderr(&trusted).contains("without an OS sandbox"), "{}", stderr(&trusted));
 }
+
+/// A framework missing from the interpreter is named by the distribution that installs it (what
+/// a person reads on PyPI): `openai-agents` for `import agents`, `google-adk` for `google.adk`.
+#[test]
+fn a_missing_framework_is_named_by_the_package_that_installs_it() {
+    let bare = Command::new("python3").args(["-c", "import agents"]).output().unwrap();
+    assert!(!bare.status.success(), "the system python3 must lack the Agents SDK for this test");
+    for (module, package) in [("openai_all.py", "pip install openai-agents"), ("adk_all", "pip install google-adk")] {
+        let out = Command::new(env!("CARGO_BIN_EXE_baton"))
+            .args(["import-code", data(module).to_str().unwrap(), "--python", "python3"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = stderr(&out);
+        assert!(err.contains(package) && err.contains("in the window"), "{module}: {err}");
+    }
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { PlatformError } from "../platform/types";
-import { fileKind, isTraceCandidate, openTopologyOrTrace } from "./open-file";
+import { codeCandidates, fileKind, isTraceCandidate, openTopologyOrTrace } from "./open-file";
 
 describe("opening a file of unknown kind", () => {
   it("tells topologies and traces apart by extension where it can", () => {
@@ -54,5 +54,22 @@ describe("opening a file of unknown kind", () => {
     expect(err).toMatchObject({ code: "import.unknown_format" });
     expect((err as Error).message).toContain("not a topology (expected struct Topology)");
     expect((err as Error).message).toContain("not a trace either (cannot tell which format this is)");
+  });
+});
+
+describe("codeCandidates", () => {
+  const f = (path: string) => ({ path, name: path.slice(path.lastIndexOf("/") + 1) });
+  it("lists an ADK agent folder once, as the folder, beside modules and Agent Config YAML", () => {
+    const listed = codeCandidates([
+      f("agents/support/__init__.py"),
+      f("agents/support/agent.py"),
+      f("agents/support/tools.py"),
+      f("app.py"),
+      f("cfg/root_agent.yaml"),
+      f("notes.md"),
+      f("lib/__init__.py"),
+    ]);
+    expect(listed.map((x) => x.path)).toEqual(["agents/support", "agents/support/tools.py", "app.py", "cfg/root_agent.yaml", "lib/__init__.py"]);
+    expect(listed[0].name).toBe("support/ (ADK agent folder)");
   });
 });

@@ -1,6 +1,7 @@
 // Opening "a file" whose kind is not known up front (the app's command line): a topology, or
 // else a trace to import and debug.
 import { PlatformError } from "../platform/types";
+import type { FileEntry } from "../bindings/FileEntry";
 
 export type OpenFileDeps = {
   /** Opens a topology in the designer; throws the backend's error. */
@@ -20,6 +21,29 @@ export function fileKind(path: string): FileKind {
 
 /** Files that may hold agent code (Import from code lists them): Python modules and ADK Agent Config YAML. */
 export const isCodeCandidate = (path: string) => /\.py$/i.test(path) || /(^|\/)root_agent\.ya?ml$/i.test(path);
+
+/**
+ * What Import from code lists: Python modules and Agent Config YAML, with an ADK agent folder
+ * (`__init__.py` beside `agent.py`, the `adk web` layout) listed once as its folder, not as its two files.
+ */
+export function codeCandidates(files: FileEntry[]): FileEntry[] {
+  const dir = (p: string) => (p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "");
+  const paths = new Set(files.map((f) => f.path));
+  const isAdkFolder = (d: string) => paths.has(d ? `${d}/__init__.py` : "__init__.py") && paths.has(d ? `${d}/agent.py` : "agent.py");
+  const out: FileEntry[] = [];
+  const listed = new Set<string>();
+  for (const f of files) {
+    if (!isCodeCandidate(f.path)) continue;
+    const d = dir(f.path);
+    if (d && isAdkFolder(d) && (f.name === "__init__.py" || f.name === "agent.py")) {
+      if (!listed.has(d)) out.push({ path: d, name: `${d.slice(d.lastIndexOf("/") + 1)}/ (ADK agent folder)` });
+      listed.add(d);
+      continue;
+    }
+    out.push(f);
+  }
+  return out;
+}
 
 /** Files that may hold a trace (the Open trace dialog lists them). */
 export const isTraceCandidate = (path: string) => /\.jsonl?$/i.test(path);

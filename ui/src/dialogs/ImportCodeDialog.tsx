@@ -6,7 +6,7 @@ import { FileCode2, FolderOpen, Loader2, Upload } from "lucide-react";
 import { useCallback, useId, useMemo, useState } from "react";
 import type { Commands } from "../commands/designer";
 import { FileRows, ImportError } from "./FilePick";
-import { isCodeCandidate } from "../commands/open-file";
+import { codeCandidates } from "../commands/open-file";
 import { useFileList } from "../hooks/queries";
 import { useUi } from "../store/ui";
 import { Modal } from "./Modal";
@@ -30,7 +30,7 @@ function failure(e: unknown): Failure {
 export function ImportCodeDialog({ commands }: { commands: Commands }) {
   const close = useCallback(() => useUi.getState().openDialog(null), []);
   const list = useFileList();
-  const files = useMemo(() => list.data?.filter((x) => isCodeCandidate(x.path)) ?? null, [list.data]);
+  const files = useMemo(() => (list.data ? codeCandidates(list.data) : null), [list.data]);
   const [path, setPath] = useState("");
   const [framework, setFramework] = useState("");
   const [entry, setEntry] = useState("");
