@@ -15,6 +15,7 @@ import type { Platform } from "../platform/types";
 import { useUi } from "../store/ui";
 import { Modal } from "./Modal";
 import "../styles/diff.css";
+import { shortRunId } from "../run/ids";
 
 const SIDES = ["A", "B"] as const;
 
@@ -505,7 +506,7 @@ function PairSide({
         <span className="compare-topology" title={overview.summary.topology}>
           {overview.summary.topology}
         </span>
-        <span className="muted small">run {id.slice(0, 8)}</span>
+        <span className="muted small">run {shortRunId(id)}</span>
       </header>
       {!transfer ? (
         <div className="pane-empty" data-testid="compare-diff-missing">

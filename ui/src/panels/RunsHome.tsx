@@ -20,7 +20,7 @@ import { useDebugger } from "../store/debugger";
 import { useDesigner } from "../store/designer";
 import { useRunsHome } from "../store/runsHome";
 import { useUi } from "../store/ui";
-import { LostFacts, RunMarkBadge, RunOutcome, RunSourceTag } from "./runCells";
+import { LostFacts, RunIdTag, RunMarkBadge, RunOutcome, RunSourceTag } from "./runCells";
 
 const ROW_HEIGHT = 40;
 /** Load the next page when the last loaded row is this close to view. */
@@ -358,6 +358,7 @@ function Row({ run: r, style, picked, onPick, onOpen, onDelete }: { run: RunSumm
         <span className="rh-ellipsis" title={r.scenario}>
           {r.scenario}
         </span>
+        <RunIdTag run={r} />
         <RunSourceTag run={r} />
       </span>
       <span className="c-origin" role="cell">

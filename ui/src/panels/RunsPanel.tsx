@@ -23,7 +23,7 @@ import { useRun } from "../store/run";
 import { useUi } from "../store/ui";
 import { useRunsHome } from "../store/runsHome";
 import { CaptureBar, CaptureSwitch } from "./Capture";
-import { LostFacts, RunOutcome, RunSourceTag } from "./runCells";
+import { LostFacts, RunIdTag, RunOutcome, RunSourceTag } from "./runCells";
 
 const COLUMNS = 10;
 /** Runs asked per page. */
@@ -381,6 +381,7 @@ function RunRow({
         ) : (
           r.scenario
         )}
+        <RunIdTag run={r} />
         <RunSourceTag run={r} />
       </td>
       <td title={r.started_at}>{formatWhen(r.started_at)}</td>

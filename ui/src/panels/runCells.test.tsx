@@ -3,7 +3,7 @@
 import { render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { RunSummary } from "../run/types";
-import { RunOutcome } from "./runCells";
+import { RunIdTag, RunOutcome } from "./runCells";
 
 const base: RunSummary = {
   id: "r1",
@@ -41,5 +41,24 @@ describe("RunOutcome", () => {
     expect(screen.queryByTestId("run-ending-badge")).toBeNull();
     rerender(<RunOutcome run={base} />);
     expect(screen.queryByTestId("run-ending-badge")).toBeNull();
+  });
+});
+
+describe("RunIdTag", () => {
+  it("names a run by its random tail and a fork by its parent and first change", () => {
+    const parent = "019ae3b2-7c41-7a1f-9d2e-4b8c1f00aa01";
+    const fork = {
+      ...base,
+      id: "019ae3b2-7c41-7c55-8e10-0d7f3e92bb42",
+      parent,
+      forked_at: 4,
+      fork: { parent, at: 4, changes: ["policy resolution→supervisor: full", "then: mock"], then: "mock", divergence: null },
+    } as RunSummary;
+    render(<RunIdTag run={fork} />);
+    expect(screen.getByTestId("run-id").textContent).toBe("3e92bb42");
+    const tag = screen.getByTestId("run-fork");
+    expect(tag.textContent).toContain("1f00aa01: policy resolution→supervisor: full");
+    expect(tag.getAttribute("title")).toContain(`Fork of run ${parent} at step 4`);
+    expect(tag.getAttribute("title")).toContain("then: mock");
   });
 });

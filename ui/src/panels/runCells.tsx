@@ -1,7 +1,8 @@
 // The parts of a saved run's row that the Runs tab and the Runs home share: its outcome with the
 // reason (truncated, whole in the tooltip), where an imported run came from, its lost facts, a
 // person's good/bad mark.
-import { Pin, ThumbsDown, ThumbsUp } from "lucide-react";
+import { GitFork, Pin, ThumbsDown, ThumbsUp } from "lucide-react";
+import { shortRunId } from "../run/ids";
 import { JUDGEMENT_LABELS } from "../run/runsQuery";
 import { OutcomeBadge } from "../run/badges";
 import { EndingBadge } from "../run/EndingBadge";
@@ -54,5 +55,31 @@ export function RunMarkBadge({ run: r }: { run: RunSummary }) {
     <span className={`mark-badge is-${m.judgement}`} data-testid="run-mark-badge" data-judgement={m.judgement} title={`Marked ${m.judgement}${m.why ? `: ${m.why}` : ""} (${m.at})`}>
       <Icon size={11} /> {JUDGEMENT_LABELS[m.judgement]}
     </span>
+  );
+}
+
+/**
+ * The run's short id, and for a fork what it is a fork of and what it changed (the first change
+ * in the row, all of them in the tooltip): rows of a run and its forks read differently.
+ */
+export function RunIdTag({ run: r }: { run: RunSummary }) {
+  const parent = r.parent ?? r.fork?.parent ?? "";
+  const changes = r.fork?.changes ?? [];
+  return (
+    <>
+      <span className="run-id mono muted" data-testid="run-id" title={`Run ${r.id}`}>
+        {shortRunId(r.id)}
+      </span>
+      {(parent || r.fork) && (
+        <span
+          className="run-fork"
+          data-testid="run-fork"
+          title={[`Fork of run ${parent || "(a trace file)"} at step ${r.forked_at ?? r.fork?.at ?? "?"}`, ...changes].join("\n")}
+        >
+          <GitFork size={11} /> {parent ? shortRunId(parent) : "fork"}
+          {changes[0] ? `: ${changes[0]}` : ""}
+        </span>
+      )}
+    </>
   );
 }

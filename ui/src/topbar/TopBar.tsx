@@ -32,6 +32,7 @@ import { useUi } from "../store/ui";
 import { BatonMark } from "./brand";
 import { RunsHomeButton } from "./RunsHomeButton";
 import { MOD } from "./keys";
+import { shortRunId } from "../run/ids";
 
 
 function Tip({ label, keys }: { label: string; keys?: string }) {
@@ -112,7 +113,7 @@ function DebugTopBar({ commands, run }: { commands: Commands; run: RunCommands }
           <>
             <span className="doc-name">{s.topology}</span>
             <span className="doc-topology-name">
-              scenario {s.scenario} · run <span className="mono">{(runId ?? "").slice(0, 8)}</span>
+              scenario {s.scenario} · run <span className="mono">{shortRunId(runId ?? "")}</span>
             </span>
             <OutcomeBadge status={s.outcome.status} />
             <EndingBadge run={s} />
