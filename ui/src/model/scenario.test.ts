@@ -5,6 +5,8 @@ import { describe, expect, it } from "vitest";
 import type { Topology } from "./types";
 import {
   addScenario,
+  agentsWithoutRules,
+  withDefaultRules,
   adHocScenario,
   agentTools,
   checkScenarioName,
@@ -174,5 +176,35 @@ describe("scenario editing", () => {
     expect(run.scenarios?.map((x) => x.name)).toEqual(["flagged-fix", "message"]);
     const [t2] = addScenario(t, { name: "message" });
     expect(adHocScenario(t2, "x").name).toBe("message-2");
+  });
+});
+
+describe("default mock rules", () => {
+  const t = {
+    version: 1,
+    name: "d",
+    entry: "triage",
+    agents: [
+      { id: "triage", name: "Triage" },
+      { id: "billing", name: "Billing" },
+      { id: "person", name: "Person", kind: "human" },
+    ],
+    edges: [{ kind: "handoff", from: "triage", to: "billing" }],
+    scenarios: [{ name: "s", input: "hi", scripts: { billing: [{ say: "Refunded." }] } }],
+  } as unknown as Topology;
+
+  it("lists the agents a mock run cannot answer for, people excepted", () => {
+    expect(agentsWithoutRules(t, t.scenarios![0])).toEqual(["triage"]);
+    expect(agentsWithoutRules(t, null)).toEqual(["triage", "billing"]);
+  });
+
+  it("takes an agent's first transfer on its first call, then answers; keeps written rules", () => {
+    const s = withDefaultRules(t, t.scenarios![0]);
+    expect(s.scripts!.triage).toEqual([
+      { when: { call: 1 }, calls: [{ tool: "transfer_to_billing" }] },
+      { say: expect.stringContaining("Triage (default mock rule)") },
+    ]);
+    expect(s.scripts!.billing).toEqual([{ say: "Refunded." }]);
+    expect(s.scripts!.person).toBeUndefined();
   });
 });

@@ -258,3 +258,28 @@ export function adHocScenario(t: Topology, input: string, base?: Scenario): Scen
 export function withAdHocScenario(t: Topology, s: Scenario): Topology {
   return { ...t, scenarios: [...(t.scenarios ?? []), s] };
 }
+
+/**
+ * The agents a mock run of `s` would reach without a rule to answer with (people excepted): in
+ * topology order. Without `s`, every such agent.
+ */
+export function agentsWithoutRules(t: Topology, s: Scenario | null | undefined): string[] {
+  return t.agents.filter((a) => agentKind(a) !== "human" && !(s?.scripts?.[a.id]?.length)).map((a) => a.id);
+}
+
+/**
+ * Default mock rules for an agent, so a new topology runs before anyone writes a script: an agent
+ * with transfers takes its first one on its first call and then answers; one without answers at
+ * once. The answers say they are defaults.
+ */
+export function defaultRules(t: Topology, agent: string): MockRule[] {
+  const name = t.agents.find((a) => a.id === agent)?.name ?? agent;
+  const transfer = agentTools(t, agent).find((x) => x.kind !== "tool");
+  const answer: MockRule = { say: `${name} (default mock rule): answered. Write rules for ${name} in the scenario to script what it does.` };
+  return transfer ? [{ when: { call: 1 }, calls: [{ tool: transfer.name }] }, answer] : [answer];
+}
+
+/** `s` with default rules for every agent that has none (see {@link defaultRules}). */
+export function withDefaultRules(t: Topology, s: Scenario): Scenario {
+  return agentsWithoutRules(t, s).reduce((cur, agent) => setRules(cur, agent, defaultRules(t, agent)), s);
+}

@@ -3,8 +3,8 @@
 // message; Start and the top bar's Run share one rule (`runBlocker`) and say why when they cannot.
 import { AlertTriangle, Bug, CircleDot, Loader2, MessageSquare, Pause, Play, Plus, Send, Settings, Square, X } from "lucide-react";
 import "../styles/editor.css";
-import { createScenario } from "../commands/scenarios";
-import { pickScenario } from "../model/scenario";
+import { addDefaultRules, createScenario } from "../commands/scenarios";
+import { agentsWithoutRules, pickScenario } from "../model/scenario";
 import { runBlocker } from "../run/blocker";
 import { useEditor } from "../store/editor";
 import { useId, useMemo } from "react";
@@ -48,6 +48,7 @@ export function RunPanel({ commands }: { commands: RunCommands }) {
   const blocked = runBlocker(topology, live);
   const messageBlocked = runBlocker(topology, live, { kind: "message", message: runMessage });
   const base = pickScenario(topology, scenarioChoice);
+  const unscripted = base || runMessage.trim() ? agentsWithoutRules(topology, base) : [];
   const sendMessage = () => {
     if (messageBlocked === null) void commands.startRun({ message: runMessage });
   };
@@ -172,6 +173,17 @@ export function RunPanel({ commands }: { commands: RunCommands }) {
               : "Without real providers, agents answer from a scenario's mock rules: add a scenario with rules, or turn on real providers."}
         </span>
       </form>
+      {!useLive && !active && unscripted.length > 0 && (
+        <div className="run-blocked" data-testid="run-unscripted" role="status">
+          <AlertTriangle size={13} />
+          <span>
+            {unscripted.length === 1 ? "1 agent has" : `${unscripted.length} agents have`} no mock rules{base ? ` in “${base.name}”` : ""} ({unscripted.map(lookups.agentName).join(", ")}): a mock run fails when it reaches {unscripted.length === 1 ? "it" : "one"}.
+          </span>
+          <button className="btn btn-ghost btn-xs" data-testid="run-default-rules" onClick={() => addDefaultRules(base?.name, runMessage.trim())}>
+            <Plus size={12} /> Add default rules
+          </button>
+        </div>
+      )}
       {blocked && !active && (
         <div className="run-blocked" data-testid="run-blocked" role="status">
           <AlertTriangle size={13} />
@@ -225,7 +237,8 @@ export function RunPanel({ commands }: { commands: RunCommands }) {
               const real = useLive && a.model && a.model.provider !== "mock" && a.kind !== "human";
               const st = real && a.model ? statusOf(a.model.provider) : undefined;
               const ok = real && a.model ? isConfigured(st, a.model.base_url) : true;
-              const used = !a.model || a.kind === "human" ? "human" : real ? a.model.provider : "mock";
+              // An agent without a model answers from the mock rules, as the engine runs it.
+              const used = a.kind === "human" ? "human" : real && a.model ? a.model.provider : "mock";
               return (
                 <li key={a.id} className="provider-row" data-testid="provider-agent" data-agent={a.id} data-uses={used}>
                   <span className="tl-dot" style={{ background: lookups.palette(a.id) }} />
@@ -233,7 +246,7 @@ export function RunPanel({ commands }: { commands: RunCommands }) {
                     {a.name || a.id}
                   </span>
                   <span className="provider-configured mono" title="Configured model">
-                    {a.model ? `${a.model.provider}/${a.model.name}` : "human"}
+                    {a.model ? `${a.model.provider}/${a.model.name}` : a.kind === "human" ? "human" : "no model"}
                   </span>
                   <span
                     className={`provider-uses${real ? (statuses && !ok ? " is-missing" : " is-real") : ""}`}

@@ -1,0 +1,79 @@
+// Browser test of a new user's first mock run against `baton serve`: a topology with a handoff
+// and a delegation but no mock rules. The Run tab says which agents have none and offers default
+// rules; after one click the run completes through both transfers (the real engine behind
+// `baton serve` runs it), and the Runs tab lists it with its short id.
+// BATON_E2E_SHOTS=DIR writes a screenshot of each stage there.
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { backendPlan, launchBrowser, startBackend } from "./harness.mjs";
+
+const plan = backendPlan();
+if (plan.skip && process.env.BATON_E2E_REQUIRE === "1") throw new Error(plan.skip);
+const SHOTS = process.env.BATON_E2E_SHOTS;
+
+const BARE = `version: 1
+name: bare
+entry: triage
+agents:
+  - { id: triage, name: Triage }
+  - { id: billing, name: Billing }
+  - { id: research, name: Research }
+edges:
+  - { kind: handoff, from: triage, to: billing }
+  - { kind: delegation, from: billing, to: research }
+scenarios:
+  - name: first
+    input: Refund order 4412, please.
+`;
+
+describe("default mock rules for a topology without scripts (browser, http adapter)", { skip: plan.skip ?? false }, () => {
+  let backend;
+  let browser;
+  let page;
+  const errors = [];
+
+  before(async () => {
+    backend = await startBackend(plan, { setup: (root) => writeFileSync(join(root, "bare.yaml"), BARE) });
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    page.on("pageerror", (e) => errors.push(e.message));
+  });
+
+  after(async () => {
+    await browser?.close();
+    await backend?.stop();
+    assert.deepEqual(errors, []);
+  });
+
+  const byId = (id) => page.getByTestId(id);
+  const shot = async (name) => {
+    if (!SHOTS) return;
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(SHOTS, `default-rules-${name}.png`) });
+  };
+  async function showTab(id) {
+    if ((await byId(`tab-${id}`).getAttribute("aria-selected")) !== "true") await byId(`tab-${id}`).click();
+    if ((await byId("bottom-panel").getAttribute("class")).includes("is-collapsed")) await byId(`tab-${id}`).click();
+  }
+
+  it("names the agents without rules, adds defaults in one click, and the run completes", async () => {
+    await page.goto(backend.page("open=bare.yaml"));
+    await byId("node-triage").waitFor();
+    await showTab("run");
+    const banner = byId("run-unscripted");
+    await banner.waitFor();
+    assert.match(await banner.textContent(), /3 agents have no mock rules in “first” \(Triage, Billing, Research\)/);
+    // An agent without a model answers from the mock rules (it is not a person).
+    assert.equal(await page.locator('[data-testid="provider-agent"][data-agent="triage"]').getAttribute("data-uses"), "mock");
+    await shot("offer");
+    await byId("run-default-rules").click();
+    await banner.waitFor({ state: "detached" });
+    await byId("run-start").click();
+    await page.locator(`[data-testid="run-status"][data-status="finished"]`).waitFor({ timeout: 30_000 });
+    assert.equal(await page.locator('[data-testid="run-status"] [data-testid="outcome"]').getAttribute("data-status"), "completed");
+    assert.match(await byId("run-status").textContent(), /Billing gave the final answer/);
+    await shot("completed");
+  });
+});
