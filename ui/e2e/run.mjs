@@ -10,5 +10,5 @@ const step = (cmd, args) => {
 };
 if (process.env.BATON_E2E_NO_BUILD !== "1") step("npx", ["vite", "build", "--logLevel", "warn"]);
 // `npm run e2e -- e2e/run.spec.mjs` runs one file.
-const specs = process.argv.slice(2).length ? process.argv.slice(2) : ["e2e/designer.spec.mjs", "e2e/run.spec.mjs", "e2e/providers-trace.spec.mjs", "e2e/capture.spec.mjs", "e2e/code.spec.mjs", "e2e/diff.spec.mjs", "e2e/refactor.spec.mjs", "e2e/charts.spec.mjs", "e2e/editor.spec.mjs", "e2e/runs-home.spec.mjs", "e2e/fork.spec.mjs", "e2e/suspects.spec.mjs", "e2e/prove.spec.mjs", "e2e/tests-panel.spec.mjs", "e2e/default-rules.spec.mjs", "e2e/matrix.spec.mjs", "e2e/lists.spec.mjs", "e2e/long-run.spec.mjs", "e2e/scale-canvas.spec.mjs"];
+const specs = process.argv.slice(2).length ? process.argv.slice(2) : ["e2e/designer.spec.mjs", "e2e/run.spec.mjs", "e2e/providers-trace.spec.mjs", "e2e/capture.spec.mjs", "e2e/code.spec.mjs", "e2e/diff.spec.mjs", "e2e/refactor.spec.mjs", "e2e/charts.spec.mjs", "e2e/editor.spec.mjs", "e2e/runs-home.spec.mjs", "e2e/fork.spec.mjs", "e2e/suspects.spec.mjs", "e2e/prove.spec.mjs", "e2e/tests-panel.spec.mjs", "e2e/default-rules.spec.mjs", "e2e/a11y.spec.mjs", "e2e/matrix.spec.mjs", "e2e/lists.spec.mjs", "e2e/long-run.spec.mjs", "e2e/scale-canvas.spec.mjs"];
 step(process.execPath, ["--test", "--test-concurrency=1", "--test-reporter=spec", ...specs]);

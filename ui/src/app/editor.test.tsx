@@ -68,6 +68,8 @@ describe("editor (issue 17)", () => {
     await openTicketReopen();
     fireEvent.click(screen.getByTestId("scenario-new"));
     const triage = screen.getByTestId("script-triage");
+    // A screen reader hears whose rule the button adds.
+    expect(within(triage).getByRole("button", { name: "Add a rule for Triage" })).toBe(within(triage).getByTestId("rule-add-triage"));
     fireEvent.click(within(triage).getByTestId("rule-add-triage"));
     // An empty rule answers nothing: said under the rule.
     await waitFor(() => expect(within(screen.getByTestId("script-triage")).getAllByTestId("field-issue")[0]?.getAttribute("data-field")).toBe("scripts.triage[0]"));

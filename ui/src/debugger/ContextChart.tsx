@@ -27,7 +27,7 @@ const COLORS = {
   grid: "#eef0f3",
   axis: "#667085",
   handoff: "#334155",
-  delegation: "#0d9488",
+  delegation: "#0f766e",
   lost: "#dc2626",
   escalation: "#d97706",
 };

@@ -48,6 +48,7 @@ import { useSuspectCommands, type SuspectCommands } from "../commands/suspects";
 import { MarkControl } from "./MarkControl";
 import { SuspectsPanel } from "./SuspectsPanel";
 import { useSuspectMarks } from "./useSuspects";
+import { shortRunId } from "../run/ids";
 
 /** The view for the cursor, or the last one shown while it loads (no flicker when stepping fast). */
 function useStepView(commands: RunCommands) {
@@ -464,7 +465,7 @@ function RunCard({ onEditTopology, suspects }: { onEditTopology?: () => void; su
       <header className="side-head">
         <h3>Run</h3>
         <span className="side-meta mono" title={s.id}>
-          {s.id.slice(0, 8)}
+          {shortRunId(s.id)}
         </span>
       </header>
       <div className="run-card-outcome">

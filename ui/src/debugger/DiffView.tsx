@@ -78,7 +78,7 @@ const DiffLineView = memo(function DiffLineView({ line: l, ctx }: { line: Unifie
   const side = l.side === "receiver" ? "receiver" : "sender";
   return (
     <div className={`diff-uline u-${l.status}`} data-testid="diff-line" data-mark={l.mark} data-status={l.status} data-side={l.side}>
-      <span className={`diff-umark g-${l.status}`} title={titles[l.status]} aria-label={l.status}>
+      <span className={`diff-umark g-${l.status}`} title={titles[l.status]} role="img" aria-label={l.status}>
         {l.mark}
       </span>
       <div className="diff-ubody">
@@ -229,7 +229,7 @@ export function DiffView({
     const cell: RowCtx["cell"] = (c, side, extra, clamp) =>
       c ? card(c, side, { extra, clamp, compact: clamp === 1 }) : <div className="diff-empty" aria-hidden="true" />;
     const glyph: RowCtx["glyph"] = (st) => (
-      <span className={`diff-glyph g-${st}`} title={titles[st]} aria-label={st}>
+      <span className={`diff-glyph g-${st}`} title={titles[st]} role="img" aria-label={st}>
         {GLYPH[st]}
       </span>
     );

@@ -80,7 +80,7 @@ export const ItemCard = memo(function ItemCard({
       className="item-more"
       data-testid="item-expand"
       aria-expanded={open}
-      aria-label={open ? "Show less of this item" : "Show all of this item"}
+      aria-label={open ? "less: show less of this item" : "more: show all of this item"}
       onClick={(e) => {
         e.stopPropagation();
         setOpen(!open);

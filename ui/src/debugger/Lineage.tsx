@@ -7,6 +7,7 @@ import type { RunCommands } from "../commands/run";
 import { useQuery } from "../hooks/useQuery";
 import { OutcomeBadge } from "../run/badges";
 import { describeDivergence } from "../run/fork";
+import { shortRunId } from "../run/ids";
 import { useDebugger } from "../store/debugger";
 import { useFork } from "../store/fork";
 import { useRun } from "../store/run";
@@ -14,7 +15,7 @@ import type { AgentLookups } from "./lookups";
 import "../styles/fork.css";
 
 /** Runs made close together share their first characters (time-ordered ids): the end tells them apart. */
-const short = (id: string) => (id.length > 14 ? `${id.slice(0, 8)}…${id.slice(-4)}` : id);
+const short = (id: string) => shortRunId(id);
 
 export function Lineage({ commands, fork, lookups }: { commands: RunCommands; fork: ForkCommands; lookups: AgentLookups }) {
   const summary = useDebugger((s) => s.overview?.summary);

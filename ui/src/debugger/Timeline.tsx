@@ -158,7 +158,7 @@ const TimelineRow = memo(function TimelineRow({
         ))}
       </span>
       <StepKindIcon kind={step.kind} size={12} />
-      <span className="tl-agent" style={{ color }}>
+      <span className="tl-agent">
         <span className="tl-dot" style={{ background: color }} />
         {agent}
       </span>

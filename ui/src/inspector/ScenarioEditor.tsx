@@ -333,6 +333,7 @@ function ScriptCard({
           <button
             className="btn btn-ghost btn-xs"
             data-testid={`rule-add-${agent}`}
+            aria-label={`Add a rule for ${label}`}
             onClick={() => setAll("add", (rs) => [...rs, rs.length === 0 ? { say: "" } : { when: { call: rs.length + 1 }, say: "" }].map(clean))}
           >
             <Plus size={12} /> Add a rule

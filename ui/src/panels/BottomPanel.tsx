@@ -109,6 +109,9 @@ export function BottomPanel({ run }: { run: RunCommands }) {
           role="separator"
           aria-orientation="horizontal"
           aria-label="Resize panel"
+          aria-valuenow={height}
+          aria-valuemin={120}
+          aria-valuemax={Math.max(120, window.innerHeight - 240)}
           tabIndex={0}
           onPointerDown={(e) => {
             drag.current = { y: e.clientY, h: height };
@@ -140,11 +143,10 @@ export function BottomPanel({ run }: { run: RunCommands }) {
             {t.badge}
           </button>
         ))}
-        <div className="spacer" />
-        <button className="icon-btn sm" aria-label={open ? "Collapse panel" : "Expand panel"} onClick={toggle}>
-          {open ? <ChevronDown size={14} /> : <ChevronUp size={14} />}
-        </button>
       </div>
+      <button className="icon-btn sm bottom-fold" aria-label={open ? "Collapse panel" : "Expand panel"} onClick={toggle}>
+        {open ? <ChevronDown size={14} /> : <ChevronUp size={14} />}
+      </button>
       {open && current && <div className="bottom-content">{current.render()}</div>}
     </section>
   );

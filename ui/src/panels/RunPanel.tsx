@@ -228,7 +228,7 @@ export function RunPanel({ commands }: { commands: RunCommands }) {
           </ul>
         </section>
 
-        <section className="run-col" aria-label="Providers">
+        <section className="run-col" aria-label="Providers" tabIndex={0}>
           <h4>
             Providers <span className="muted">per agent</span>
           </h4>

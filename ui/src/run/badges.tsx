@@ -40,7 +40,7 @@ const STEP_ICONS: Record<StepKind, (size: number) => ReactNode> = {
 
 export function StepKindIcon({ kind, size = 13 }: { kind: StepKind; size?: number }) {
   return (
-    <span className={`step-icon step-${kind}`} title={STEP_LABELS[kind]} aria-label={STEP_LABELS[kind]}>
+    <span className={`step-icon step-${kind}`} title={STEP_LABELS[kind]} role="img" aria-label={STEP_LABELS[kind]}>
       {STEP_ICONS[kind](size)}
     </span>
   );

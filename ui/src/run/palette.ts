@@ -2,7 +2,7 @@
 // one), by a hash of its id for agents the topology does not list. The user is slate.
 const PALETTE = [
   "#4f46e5", // indigo
-  "#0d9488", // teal
+  "#0f766e", // teal (700: AA on white and the soft status fills)
   "#c2410c", // orange
   "#be185d", // pink
   "#0369a1", // sky
@@ -13,7 +13,7 @@ const PALETTE = [
   "#9f1239", // rose
 ] as const;
 
-export const USER_COLOR = "#64748b";
+export const USER_COLOR = "#475569";
 
 function hash(s: string): number {
   let h = 2166136261;
