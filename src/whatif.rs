@@ -220,7 +220,20 @@ pub fn what_if(trace: &Trace, index: u32, facts: &[PinnedFact]) -> Result<WhatIf
             facts: checks,
         });
     }
-    for f in facts {
+    let put_back = outside_the_policy(trace, tr, &rows, &mut notes);
+    if let (Some(full), Some(nest)) = (
+        rows.iter().find(|r| r.spec == ContextPolicy::Full),
+        rows.iter().find(|r| r.spec == ContextPolicy::NestSummary),
+    ) && nest.tokens > full.tokens
+    {
+        notes.push(format!(
+            "nest_summary is larger here than full (~{} vs ~{} tokens): it writes the earlier items out again as one \
+             transcript message, each call with its arguments and each output in full inside the summary's frame, \
+             as the Agents SDK's nest_handoff_history renders them",
+            nest.tokens, full.tokens
+        ));
+    }
+    for f in facts.iter().filter(|f| !put_back.contains(&f.id)) {
         let in_own = tr.sender[..own].iter().any(|id| store.get(*id).fact.as_deref() == Some(f.id.as_str()));
         let stated = hist_items.iter().any(|id| {
             let needle = crate::context::normalize(&f.text);
@@ -251,4 +264,36 @@ pub fn what_if(trace: &Trace, index: u32, facts: &[PinnedFact]) -> Result<WhatIf
         items,
         notes,
     })
+}
+
+/// Facts this run's receiver had although the policy it ran with does not pass them (a fork put
+/// them back, or the receiver was given them outside the policy): said in a note, so that the
+/// table (what each policy passes) and the run's own fact statuses do not read as a contradiction.
+fn outside_the_policy(trace: &Trace, tr: &Transfer, rows: &[WhatIfRow], notes: &mut Vec<String>) -> Vec<String> {
+    use crate::context::FactStatus as S;
+    let reached = |s: S| matches!(s, S::Carried | S::Transformed | S::Added);
+    let Some(row) = rows.iter().find(|r| r.recorded) else { return vec![] };
+    let mut out = vec![];
+    for ran in &tr.facts {
+        let Some(by_policy) = row.facts.iter().find(|c| c.id == ran.id).map(|c| c.status) else { continue };
+        if !reached(ran.status) || reached(by_policy) {
+            continue;
+        }
+        let why = match &trace.fork {
+            Some(fork) if fork.at <= tr.step => {
+                format!("the fork put it back at step {} ({})", fork.at, fork.changes.join("; "))
+            }
+            _ => "it was placed there outside the policy".to_owned(),
+        };
+        notes.push(format!(
+            "'{}': this run's receiver had it ({}) although {} does not pass it ({} in the table): {why}. The table \
+             shows what each policy passes from the sender's context; the run's facts show what the receiver had",
+            ran.id,
+            ran.status.as_str(),
+            row.policy,
+            by_policy.as_str()
+        ));
+        out.push(ran.id.clone());
+    }
+    out
 }

@@ -65,3 +65,27 @@ fn whatif_on_the_cli_and_its_refusals() {
     let d = trace.transfers.iter().position(|t| t.kind == baton::topology::EdgeKind::Delegation).unwrap();
     assert!(what_if(&trace, d as u32, &sup.facts).unwrap_err().to_string().contains("delegation"));
 }
+
+/// On a fork that put the lost fact back at the handoff, the run's facts say the receiver had it
+/// while the policy row says the policy loses it: what-if says why (the fork put it back), and
+/// does not advise forking with it restored.
+#[test]
+fn on_a_fork_that_restored_the_fact_whatif_says_the_fork_put_it_back() {
+    use baton::fork::{ForkSpec, fork};
+    let t = baton::config::load(&example("ticket-reopen.yaml")).unwrap();
+    let trace = run(&t);
+    let spec = ForkSpec { at: 5, restore: vec!["resolved-meaning".into()], ..Default::default() };
+    let f = rt().block_on(fork(&trace, "parent", &spec, RunOptions::default())).unwrap();
+    assert_eq!(f.transfers[1].facts[0].status, baton::context::FactStatus::Carried);
+    let w = what_if(&f, 1, &t.facts).unwrap();
+    let row = w.rows.iter().find(|r| r.recorded).unwrap();
+    assert_eq!(row.facts[0].status, baton::context::FactStatus::Lost, "fields(ticket,status) does not pass it");
+    let said = w.notes.join("\n");
+    assert!(said.contains("'resolved-meaning': this run's receiver had it (carried)"), "{said}");
+    assert!(said.contains("the fork put it back at step 5"), "{said}");
+    assert!(!said.contains("Fork with the item restored"), "{said}");
+    // On the parent run the policy and the run agree: no such note, and the advice stands.
+    let parent = what_if(&trace, 1, &t.facts).unwrap().notes.join("\n");
+    assert!(!parent.contains("this run's receiver had it"), "{parent}");
+    assert!(parent.contains("Fork with the item restored"), "{parent}");
+}
