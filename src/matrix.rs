@@ -44,6 +44,9 @@ pub struct CellRun {
     pub reason: String,
     pub expectations_passed: u32,
     pub expectations: u32,
+    /// The expectations that failed, each with why.
+    #[serde(default)]
+    pub failures: Vec<crate::testing::Failure>,
     pub facts_lost: u32,
     #[ts(type = "number")]
     pub tokens: u64,
@@ -271,6 +274,7 @@ async fn one_run(
             reason: e.message,
             expectations_passed: 0,
             expectations: 0,
+            failures: vec![],
             facts_lost: 0,
             tokens: 0,
             cost: None,
@@ -306,6 +310,7 @@ async fn one_run(
                 reason: trace.outcome.reason.clone(),
                 expectations_passed: n - failures.len() as u32,
                 expectations: n,
+                failures,
                 facts_lost: trace
                     .transfers
                     .iter()

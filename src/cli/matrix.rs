@@ -155,10 +155,25 @@ pub fn run(a: Args) -> Outcome {
                 if let Some(r) = c.runs.iter().find(|r| r.status == "error") {
                     out.push_str(&format!("    error: {}\n", r.reason.replace('\n', "; ")));
                 }
+                for (what, runs, why) in failed_expectations(c) {
+                    out.push_str(&format!("    failed {what} in {runs}/{} run(s): {why}\n", c.runs.len()));
+                }
             }
             out
         }
     };
     super::args::write_out(a.output.as_deref(), &text)?;
     Ok(0)
+}
+
+/// Each expectation that failed in some of the cell's runs: how many runs, and the first reason.
+fn failed_expectations(c: &baton::matrix::Cell) -> Vec<(String, usize, String)> {
+    let mut out: Vec<(String, usize, String)> = vec![];
+    for f in c.runs.iter().flat_map(|r| &r.failures) {
+        match out.iter_mut().find(|(what, _, _)| *what == f.expectation) {
+            Some(slot) => slot.1 += 1,
+            None => out.push((f.expectation.clone(), 1, f.reason.replace('\n', "; "))),
+        }
+    }
+    out
 }

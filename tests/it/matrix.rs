@@ -167,3 +167,34 @@ fn a_matrix_refuses_zero_runs_bad_rates_bad_prices_and_unbounded_price_files() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("not a regular file"), "{}", stderr(&out));
 }
+
+/// A cell whose runs fail an expectation names it and why (text and JSON), not only "1/2".
+#[test]
+fn a_cell_names_the_expectation_that_failed() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("solo.yaml");
+    std::fs::write(
+        &file,
+        "version: 1\nname: solo\nentry: solo\nagents: [{id: solo, name: Solo}]\nscenarios:\n  - name: s\n    input: \
+         hi\n    scripts: {solo: [{say: Hello there.}]}\n    expect: {status: completed, output_contains: refund}\n",
+    )
+    .unwrap();
+    let run = |format: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_baton"))
+            .args(["matrix", file.to_str().unwrap(), "--vary", "solo=mock:mock", "--repeat", "2", "--format", format])
+            .output()
+            .unwrap()
+    };
+    let json = run("json");
+    assert!(json.status.success(), "{}", stderr(&json));
+    let r: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let cell = &r["cells"][0];
+    assert_eq!((cell["expectations_passed"].as_u64(), cell["expectations"].as_u64()), (Some(2), Some(4)));
+    let failures = cell["runs"][0]["failures"].as_array().unwrap();
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    assert_eq!(failures[0]["expectation"], "output_contains");
+    assert!(failures[0]["reason"].as_str().unwrap().contains("refund"), "{failures:?}");
+    let text = run("text");
+    let out = String::from_utf8_lossy(&text.stdout);
+    assert!(out.contains("expectations 2/4") && out.contains("failed output_contains in 2/2 run(s):"), "{out}");
+}

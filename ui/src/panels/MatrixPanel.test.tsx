@@ -43,6 +43,7 @@ const runOf = (id: string | null, over: Partial<CellRun> = {}): CellRun => ({
   latency_ms: 10,
   retries: 0,
   run_id: id,
+  failures: [],
   ...over,
 });
 
@@ -65,7 +66,16 @@ const cell = (model: string, scenario: string, runs: CellRun[], over: Partial<Ce
 const REPORT: MatrixReport = {
   topology: "support-triage",
   cells: [
-    cell("mock:a", "double-charge", [runOf("r-a1"), runOf("r-a2", { status: "stopped", reason: "max_turns", expectations_passed: 1 })], { cost: 0.0042, facts_lost: 1, retries: 2 }),
+    cell("mock:a", "double-charge", [runOf("r-a1"), runOf("r-a2", {
+        status: "stopped",
+        reason: "max_turns",
+        expectations_passed: 1,
+        failures: [
+          { expectation: "status", reason: "the run ended stopped (max_turns), not completed", step: 7 },
+          { expectation: "output_contains", reason: "the final output does not contain 'refund'", step: null },
+          { expectation: "facts_kept", reason: "billing-policy was lost at triage->billing", step: 2 },
+        ],
+      })], { cost: 0.0042, facts_lost: 1, retries: 2 }),
     cell("mock:a", "app-error", [runOf("r-b1"), runOf("r-b2")]),
     cell("mock:b", "double-charge", [runOf(null), runOf("r-c2")]),
     cell("mock:b", "app-error", [runOf(null), runOf(null)]),
@@ -142,7 +152,11 @@ describe("the Matrix tab", () => {
     ]);
     const col = (r: HTMLElement, id: string) => within(r).getByTestId(id).textContent;
     const first = rows[0]!;
-    expect([col(first, "matrix-completed"), col(first, "matrix-expectations"), col(first, "matrix-facts-lost"), col(first, "matrix-tokens")]).toEqual(["1/2", "5/8", "1", "240"]);
+    expect([col(first, "matrix-completed"), col(first, "matrix-expectations"), col(first, "matrix-facts-lost"), col(first, "matrix-tokens")]).toEqual(["1/2", "5/8 status, output_contains, facts_kept", "1", "240"]);
+    // which expectations failed, in how many runs and why
+    expect(within(first).getByTestId("matrix-expectations").getAttribute("title")).toBe(
+      "Failed status in 1/2 run(s): the run ended stopped (max_turns), not completed\nFailed output_contains in 1/2 run(s): the final output does not contain 'refund'\nFailed facts_kept in 1/2 run(s): billing-policy was lost at triage->billing",
+    );
     expect([col(first, "matrix-cost"), col(first, "matrix-latency"), col(first, "matrix-retries")]).toEqual(["$0.0042", "10 / 12", "2"]);
     expect(col(rows[1]!, "matrix-completed")).toBe("2/2");
     expect(col(rows[1]!, "matrix-expectations")).toBe("8/8");

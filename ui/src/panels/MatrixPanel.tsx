@@ -220,8 +220,16 @@ function CellRow({ c, topology, commands }: { c: Cell; topology: Topology; comma
       <td className={`num ${allDone ? "is-good" : "is-bad"}`} data-testid="matrix-completed">
         {c.completed}/{c.runs.length}
       </td>
-      <td className={`num ${allPassed ? "is-good" : "is-bad"}`} data-testid="matrix-expectations">
+      <td className={`num ${allPassed ? "is-good" : "is-bad"}`} data-testid="matrix-expectations" title={failedText(c) ?? "Every expectation checked passed"}>
         {c.expectations_passed}/{c.expectations}
+        {!allPassed && (
+          <span className="matrix-failed" data-testid="matrix-failed">
+            {" "}
+            {failedExpectations(c)
+              .map((f) => f.expectation)
+              .join(", ")}
+          </span>
+        )}
       </td>
       <td className={`num${c.facts_lost ? " is-bad" : ""}`} data-testid="matrix-facts-lost">
         {c.facts_lost}
@@ -261,4 +269,21 @@ function CellRow({ c, topology, commands }: { c: Cell; topology: Topology; comma
       </td>
     </tr>
   );
+}
+
+/** Each expectation that failed in some of the cell's runs: in how many, and the first reason. */
+function failedExpectations(c: Cell): { expectation: string; runs: number; reason: string }[] {
+  const out: { expectation: string; runs: number; reason: string }[] = [];
+  for (const f of c.runs.flatMap((r) => r.failures ?? [])) {
+    const seen = out.find((x) => x.expectation === f.expectation);
+    if (seen) seen.runs += 1;
+    else out.push({ expectation: f.expectation, runs: 1, reason: f.reason });
+  }
+  return out;
+}
+
+function failedText(c: Cell): string | null {
+  const failed = failedExpectations(c);
+  if (failed.length === 0) return null;
+  return failed.map((f) => `Failed ${f.expectation} in ${f.runs}/${c.runs.length} run(s): ${f.reason}`).join("\n");
 }
