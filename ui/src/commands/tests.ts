@@ -51,7 +51,8 @@ export function makeTestCommands(platform: Platform, run: RunCommands) {
   }
 
   /** Runs `scenario` as the test did and opens the debugger at `step`. */
-  async function showStep(scenario: string, step: number): Promise<boolean> {
+  /** Runs `scenario` again (mock models, as tested) and opens it in the debugger, at `step` when given. */
+  async function showStep(scenario: string, step?: number): Promise<boolean> {
     const t = useDesigner.getState().topology;
     if (!t) return false;
     useTests.getState().setShowing(scenario);
@@ -65,7 +66,7 @@ export function makeTestCommands(platform: Platform, run: RunCommands) {
       }
       // Back in the designer, the Tests tab is where the user left it.
       useUi.getState().setBottom("tests");
-      return await run.openRun(runId, { step });
+      return await run.openRun(runId, step === undefined ? {} : { step });
     } finally {
       useTests.getState().setShowing(null);
     }

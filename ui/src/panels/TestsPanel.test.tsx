@@ -145,6 +145,19 @@ describe("the Tests tab", () => {
     expect(run.startRun).toHaveBeenCalledWith({ asTested: true });
   });
 
+  it("every failed or errored case links to its run; a passed one does not", async () => {
+    panel();
+    fireEvent.click(screen.getByTestId("tests-run"));
+    await screen.findAllByTestId("test-case");
+    const cases = screen.getAllByTestId("test-case");
+    expect(cases.map((c) => within(c).queryByTestId("test-open-run") !== null)).toEqual([false, true, true]);
+    await act(async () => {
+      fireEvent.click(within(cases[1]!).getByTestId("test-open-run"));
+    });
+    await waitFor(() => expect(run.openRun).toHaveBeenCalledWith("run-1", {}));
+    expect(useRun.getState().scenario["ticket-reopen"]).toBe("kept");
+  });
+
   it("a test_topology that fails is said, with the backend's message", async () => {
     testTopology.mockRejectedValueOnce({ code: "api.args", message: "tests need the Baton backend" });
     panel();

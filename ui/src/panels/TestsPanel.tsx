@@ -1,5 +1,5 @@
 // The Tests tab: "Run tests" runs the open topology's scenarios that carry `expect` (test_topology, mock models) and lists each PASSED, FAILED or ERROR with its expectations in words and its failures; a failure that names a step has "Show step", which runs that scenario again and opens the debugger there.
-import { CheckCircle2, FlaskConical, Loader2, SearchCode, TriangleAlert, XCircle } from "lucide-react";
+import { Bug, CheckCircle2, FlaskConical, Loader2, SearchCode, TriangleAlert, XCircle } from "lucide-react";
 import "../styles/guardrails.css";
 import type { CaseResult } from "../bindings/CaseResult";
 import type { TestCommands } from "../commands/tests";
@@ -84,6 +84,17 @@ function CaseRow({ r, topology, commands, busy, showing }: { r: CaseResult; topo
         <span className="muted small">
           {r.checked} {r.checked === 1 ? "check" : "checks"} · {r.duration_ms} ms
         </span>
+        {verdict !== "passed" && (
+          <button
+            className="btn btn-ghost btn-xs test-open-run"
+            data-testid="test-open-run"
+            disabled={busy}
+            title={`Run ${r.scenario} again (mock models) and open it in the debugger`}
+            onClick={() => void commands.showStep(r.scenario)}
+          >
+            {showing ? <Loader2 size={12} className="spin" /> : <Bug size={12} />} Open run
+          </button>
+        )}
       </div>
       {words && (
         <div className="test-expect" data-testid="test-expect" title="What the scenario's expect: says">
