@@ -859,7 +859,13 @@ fn provider_guess(model: &str) -> Provider {
 }
 
 fn topology_of(run: &RecordedRun, b: &Builder<'_>, overlay: Option<&Topology>, input: &str) -> Topology {
-    let name = if run.name.is_empty() { format!("imported {}", run.id) } else { run.name.clone() };
+    // Without the framework's own name for it (an app name, a workflow name), a run is called
+    // after the agent it began with: people recognise that, not a trace id.
+    let name = match (run.name.is_empty(), b.agents.first()) {
+        (false, _) => run.name.clone(),
+        (true, Some(first)) => format!("{first} (imported)"),
+        (true, None) => format!("imported {}", run.id),
+    };
     let agents: Vec<Agent> = b
         .agents
         .iter()

@@ -534,3 +534,19 @@ fn no_run_id_is_printed_for_an_import_that_rolls_back() {
     let listed = baton(&["runs", "list", "--db", db.to_str().unwrap(), "--format", "json"]);
     assert_eq!(stdout(&listed).trim(), "[]", "{}", stderr(&listed));
 }
+
+/// A run whose file names no app (ADK's `/run` answer is only events) is called after the agent
+/// it began with (the first event's author, as a person reads the file), not after a trace id.
+#[test]
+fn an_unnamed_run_is_called_after_its_first_agent() {
+    let src = root().join("tests/import/fixtures/adk_api_run.json");
+    let events: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&src).unwrap()).unwrap();
+    let first = events[0]["author"].as_str().unwrap().to_owned();
+    let mut names = vec![];
+    baton::import::import_file(&src, None, None, None, &mut |t, _| {
+        names.push(t.definition.as_ref().unwrap().name.clone());
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(names, vec![format!("{first} (imported)")]);
+}
