@@ -27,12 +27,17 @@ export function formatWhen(iso: string, now: number = Date.now()): string {
   const t = Date.parse(iso);
   if (!Number.isFinite(t)) return iso;
   const d = (now - t) / 1000;
-  if (d < 45) return "just now";
-  if (d < 3600) return `${Math.round(d / 60)} min ago`;
+  const ahead = d < -60; // a sender's clock ahead of this one: said, not shown as "just now"
+  if (!ahead && d < 45) return "just now";
+  if (!ahead && d < 3600) return `${Math.round(d / 60)} min ago`;
   const date = new Date(t);
-  const sameDay = new Date(now).toDateString() === date.toDateString();
   const hm = date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-  return sameDay ? hm : `${date.toLocaleDateString([], { month: "short", day: "numeric" })} ${hm}`;
+  const sameDay = new Date(now).toDateString() === date.toDateString();
+  // Another year (a trace recorded long ago, a clock set wrong) says its year.
+  const sameYear = new Date(now).getFullYear() === date.getFullYear();
+  const day = date.toLocaleDateString([], sameYear ? { month: "short", day: "numeric" } : { year: "numeric", month: "short", day: "numeric" });
+  const when = sameDay ? hm : `${day} ${hm}`;
+  return ahead ? `${when} (ahead of this clock)` : when;
 }
 
 export const STEP_LABELS: Record<StepKind, string> = {
