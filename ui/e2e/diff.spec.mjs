@@ -309,6 +309,10 @@ describe("the transfer diff and compare (browser, http adapter)", { skip: plan.s
       await sel('[data-testid="transfer-table"][data-side="A"] [data-testid="transfer-row"]').first().waitFor();
       assert.equal(await sel('[data-testid="compare-run"][data-side="B"] [data-testid="compare-topology"]').innerText(), "ticket-supervisor");
       assert.equal(await sel('[data-testid="compare-version"]').count(), 2);
+      // the pickers say which side they hold, and each offers every other run (the other side's swaps them)
+      assert.match(await pickA.locator("option").first().innerText(), /^Run A: \w{8} · ticket-reopen · /);
+      assert.match(await byId("compare-pick-b").locator("option").first().innerText(), /^Run B: \w{8} · ticket-supervisor · /);
+      assert.equal(await byId("compare-pick-b").locator("option", { hasText: "(now A: swaps the two)" }).count(), 1);
 
       // both answers, whole; the verdicts
       assert.equal(await sel('[data-testid="compare-answer"][data-side="A"] p').innerText(), REOPEN_ANSWER);

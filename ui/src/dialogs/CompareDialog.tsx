@@ -20,7 +20,12 @@ import { shortRunId } from "../run/ids";
 const SIDES = ["A", "B"] as const;
 
 /** A run as a picker shows it: topology, scenario, when, outcome and the end of its id (ids made in the same minute share their start). */
-const runLabel = (r: RunSummary) => `${r.topology} · ${r.scenario} · ${formatWhen(r.started_at)} · ${r.outcome.status} · …${r.id.slice(-6)}`;
+/** A run in a picker: what tells it apart (its short id, a fork's parent), then where and how it ended. */
+const runLabel = (r: RunSummary) => {
+  const parent = r.parent ?? r.fork?.parent;
+  const fork = parent ? ` · fork of ${shortRunId(parent)}` : "";
+  return `${shortRunId(r.id)}${fork} · ${r.topology} · ${r.scenario} · ${formatWhen(r.started_at)} · ${r.outcome.status}`;
+};
 
 const ordinal = (n: number) => ["1st", "2nd", "3rd"][n] ?? `${n + 1}th`;
 
@@ -156,7 +161,9 @@ function RunCard({ platform, overview, side, other }: { platform: Platform; over
   const choose = (id: string) => {
     const cur = useUi.getState().compare;
     if (!cur || !id) return;
-    useUi.getState().setCompare(side === 0 ? [id, cur[1]] : [cur[0], id]);
+    // Picking the other side's run swaps the two.
+    const otherSide = cur[1 - side] === id ? cur[side] : cur[1 - side];
+    useUi.getState().setCompare(side === 0 ? [id, otherSide as string] : [otherSide as string, id]);
   };
   return (
     <section className="compare-col compare-card" data-testid="compare-run" data-run={s.id} data-side={label}>
@@ -180,12 +187,12 @@ function RunCard({ platform, overview, side, other }: { platform: Platform; over
           value={s.id}
           onChange={(e) => choose(e.target.value)}
         >
-          <option value={s.id}>{`This run: ${runLabel(s)}`}</option>
+          <option value={s.id}>{`Run ${label}: ${runLabel(s)}`}</option>
           {(picks.data ?? [])
-            .filter((r) => r.id !== s.id && r.id !== other.id)
+            .filter((r) => r.id !== s.id)
             .map((r) => (
               <option key={r.id} value={r.id}>
-                {runLabel(r)}
+                {r.id === other.id ? `${runLabel(r)} (now ${SIDES[1 - side]}: swaps the two)` : runLabel(r)}
               </option>
             ))}
         </select>

@@ -121,7 +121,7 @@ describe("topology versions", () => {
     const c = compareTopologies(reopen, edited, "ticket-reopen", "ticket-reopen");
     expect(c).toMatchObject({ sameName: true, sameVersion: false, agentsOnlyA: [], agentsOnlyB: [], edgesOnlyA: [], edgesOnlyB: [] });
     expect(c.policyChanged).toHaveLength(1);
-    expect(c.policyChanged[0]).toMatch(/^resolution → verification: .*fields.* → full$/);
+    expect(c.policyChanged[0]).toBe("resolution → verification: fields(ticket,status) → full");
   });
 
   it("ticket-reopen against ticket-supervisor: the supervisor is new, handoffs became delegations", () => {

@@ -2,6 +2,7 @@
 // occurrence) rather than by index, their answers and outcomes, and the topology versions.
 import type { Topology } from "../bindings/Topology";
 import type { RunSummary, TransferBrief } from "./types";
+import { policyLabel } from "../model/topology";
 
 /** One line of the comparison: a transfer both runs made (a and b), or one only one run made. */
 export type CompareLine = {
@@ -134,7 +135,8 @@ export type TopologyComparison = {
 };
 
 const edgeLabel = (e: Topology["edges"][number]) => `${e.from} → ${e.to} (${e.kind})`;
-const policyText = (e: Topology["edges"][number]) => (e.policy === undefined ? "full" : typeof e.policy === "string" ? e.policy : canonical(e.policy));
+/** The policy as the topology file and the canvas write it (`fields(ticket,status)`), not its JSON. */
+const policyText = (e: Topology["edges"][number]) => policyLabel(e.policy);
 
 export function compareTopologies(a: Topology | null, b: Topology | null, nameA: string, nameB: string): TopologyComparison {
   const agentsA = new Set(a?.agents.map((x) => x.id) ?? []);
