@@ -94,7 +94,8 @@ impl Api {
     }
 
     pub async fn new_topology(self: &Arc<Self>, a: NewTopologyArgs) -> Result<Topology, ApiError> {
-        Ok(Topology::new(&a.name))
+        // A topology drawn in the app has its identity from the start.
+        Ok(Topology { id: Some(crate::topology::new_topology_id()), ..Topology::new(&a.name) })
     }
 
     pub async fn save_topology(self: &Arc<Self>, mut a: SaveArgs) -> Result<(), ApiError> {

@@ -72,6 +72,11 @@ pub struct ListRunsArgs {
     #[serde(default)]
     #[ts(optional = nullable)]
     pub topology: Option<String>,
+    /// Only runs of the topology with this identity (and, with `topology`, its runs saved before
+    /// it had one, under that name).
+    #[serde(default)]
+    #[ts(optional = nullable)]
+    pub topology_id: Option<String>,
     /// At most this many runs (all when absent).
     #[serde(default)]
     #[ts(optional = nullable)]
@@ -369,7 +374,11 @@ impl Api {
 
     pub async fn list_runs(self: &Arc<Self>, a: ListRunsArgs) -> Result<Vec<RunSummary>, ApiError> {
         let store = self.store().await?;
-        Ok(store.list_runs_page(a.topology.as_deref(), a.limit.unwrap_or(u32::MAX), a.offset.unwrap_or(0)).await?)
+        let (limit, offset) = (a.limit.unwrap_or(u32::MAX), a.offset.unwrap_or(0));
+        Ok(match &a.topology_id {
+            Some(id) => store.list_runs_of(id, a.topology.as_deref().unwrap_or(""), limit, offset).await?,
+            None => store.list_runs_page(a.topology.as_deref(), limit, offset).await?,
+        })
     }
 
     pub async fn search_runs(self: &Arc<Self>, q: crate::store::RunQuery) -> Result<crate::store::RunPage, ApiError> {

@@ -61,7 +61,12 @@ pub fn run(c: Cmd) -> Outcome {
         Cmd::List { topology, limit, offset, format, db } => {
             let api = db.api();
             // One more than asked tells whether there is a next page.
-            let page = ListRunsArgs { topology, limit: Some(limit.saturating_add(1)), offset: Some(offset) };
+            let page = ListRunsArgs {
+                topology,
+                limit: Some(limit.saturating_add(1)),
+                offset: Some(offset),
+                ..Default::default()
+            };
             let mut runs = runtime()?.block_on(api.list_runs(page))?;
             let more = runs.len() > limit as usize;
             runs.truncate(limit as usize);

@@ -903,6 +903,8 @@ fn topology_of(run: &RecordedRun, b: &Builder<'_>, overlay: Option<&Topology>, i
     let mut t = Topology {
         version: crate::topology::FORMAT_VERSION,
         name,
+        // The topology an imported run shows was not drawn by anyone: no identity to keep.
+        id: None,
         description: format!("Reconstructed from an imported trace ({}).", run.id),
         entry: agents.first().map(|a| a.id.clone()).unwrap_or_default(),
         agents,

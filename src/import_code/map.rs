@@ -180,7 +180,7 @@ pub fn to_topology(m: &CodeModel, entry: Option<&str>, name: &str) -> Result<Imp
     let by_name: HashMap<&str, &str> =
         m.agents.iter().zip(&ids).map(|(a, id)| (a.name.as_str(), id.as_str())).collect();
     let by_agent: HashMap<&str, &CodeAgent> = m.agents.iter().map(|a| (a.name.as_str(), a)).collect();
-    let mut t = Topology::new(name);
+    let mut t = Topology { id: Some(crate::topology::new_topology_id()), ..Topology::new(name) };
     t.agents.clear();
     t.description = format!("Imported from {} ({}).", m.module, m.framework.label());
     for (a, id) in m.agents.iter().zip(&ids) {

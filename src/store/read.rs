@@ -173,6 +173,9 @@ pub(super) fn summary(row: &AnyRow) -> Result<RunSummary, StoreError> {
     })
 }
 
+/// The runs of one topology: `$1` its identity, `$2` its name (for runs saved without one).
+pub(super) const OF_TOPOLOGY: &str = "(topology_id = $1 OR (topology_id IS NULL AND topology = $2))";
+
 pub(super) const RUN_COLUMNS: &str = "id, topology, scenario, started_at, ended_at, status, reason, owner, final_output, guard, \
      input_tokens, output_tokens, step_count, transfer_count, lost_facts, providers, source, parent_run, fork_step, fork, mark, ending";
 
@@ -212,6 +215,8 @@ in_read_tx! {
     list_runs(topology: Option<&str>) -> Vec<RunSummary>;
     /// One page of runs, newest first.
     list_runs_page(topology: Option<&str>, limit: u32, offset: u32) -> Vec<RunSummary>;
+    /// One page of one topology's runs, by its identity (runs saved before it had one: by name).
+    list_runs_of(id: &str, name: &str, limit: u32, offset: u32) -> Vec<RunSummary>;
     run_summary(run: &str) -> RunSummary;
     /// The topology version a run ran.
     run_topology(run: &str) -> Topology;
@@ -274,6 +279,27 @@ impl Reader<'_> {
                 .await?
             }
         };
+        rows.iter().map(summary).collect()
+    }
+
+    /// One page of the runs of the topology whose identity is `id`: runs saved with that identity
+    /// whatever its name was then, and runs saved before topologies had identities under `name`.
+    pub async fn list_runs_of(
+        &mut self,
+        id: &str,
+        name: &str,
+        limit: u32,
+        offset: u32,
+    ) -> Result<Vec<RunSummary>, StoreError> {
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {RUN_COLUMNS} FROM runs WHERE {OF_TOPOLOGY} ORDER BY started_at DESC, id DESC LIMIT $3 OFFSET $4"
+        )))
+        .bind(id.to_owned())
+        .bind(name.to_owned())
+        .bind(i64::from(limit))
+        .bind(i64::from(offset))
+        .fetch_all(&mut *self.c)
+        .await?;
         rows.iter().map(summary).collect()
     }
 

@@ -119,8 +119,8 @@ impl Rows {
             runs: Table::new(
                 "INSERT INTO runs (id, topology_hash, topology, scenario, providers, started_at, ended_at, status, \
                  reason, owner, final_output, guard, input_tokens, output_tokens, step_count, transfer_count, \
-                 lost_facts, pid, host, source, parent_run, fork_step, fork, ending)",
-                24,
+                 lost_facts, pid, host, source, parent_run, fork_step, fork, ending, topology_id)",
+                25,
                 "",
             ),
             items: Table::new("INSERT INTO items (id, body)", 2, " ON CONFLICT (id) DO NOTHING"),
@@ -266,6 +266,7 @@ impl Rows {
             Val::OptInt(trace.fork.as_ref().map(|f| i64::from(f.at))),
             Val::OptText(trace.fork.as_ref().map(|f| serde_json::to_string(f).expect("serializes"))),
             Val::OptText(Some(ending_json(trace))),
+            Val::OptText(trace.definition.as_ref().and_then(|t| t.id.clone())),
         ]);
     }
 

@@ -38,6 +38,11 @@ pub struct RunQuery {
     #[serde(default)]
     #[ts(optional)]
     pub topology: Option<String>,
+    /// Runs of the topology with this identity (with `topology`: also its runs saved before it
+    /// had one, under that name). Takes the place of the name filter.
+    #[serde(default)]
+    #[ts(optional)]
+    pub topology_id: Option<String>,
     #[serde(default)]
     #[ts(optional)]
     pub origin: Option<RunOrigin>,
@@ -109,8 +114,18 @@ impl Reader<'_> {
             binds.push(v);
             conds.push(sql.replace('?', &format!("${}", binds.len())));
         };
-        if let Some(t) = &q.topology {
-            bind(&mut conds, "topology = ?", t.clone());
+        match (&q.topology_id, &q.topology) {
+            (Some(id), Some(name)) => {
+                bind(&mut conds, "(topology_id = ?", id.clone());
+                bind(&mut conds, "(topology_id IS NULL AND topology = ?))", name.clone());
+                // The two halves are one condition.
+                let second = conds.pop().expect("pushed");
+                let first = conds.pop().expect("pushed");
+                conds.push(format!("{first} OR {second}"));
+            }
+            (Some(id), None) => bind(&mut conds, "topology_id = ?", id.clone()),
+            (None, Some(t)) => bind(&mut conds, "topology = ?", t.clone()),
+            (None, None) => {}
         }
         if let Some(p) = &q.parent {
             bind(&mut conds, "parent_run = ?", p.clone());

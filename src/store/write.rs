@@ -47,6 +47,7 @@ struct Writer {
     store: Store,
     run_id: String,
     topology_hash: String,
+    topology_id: Option<String>,
     providers: String,
     source: Option<String>,
     enc: Encoder,
@@ -93,6 +94,7 @@ impl Store {
             store: self.clone(),
             run_id: run_id.clone(),
             topology_hash,
+            topology_id: t.id.clone(),
             providers: serde_json::to_string(providers).expect("maps serialize"),
             source: source.map(|s| s.to_string()),
             enc: Encoder::default(),
@@ -377,8 +379,8 @@ impl Writer {
         match e {
             RunEvent::Started { topology, scenario, started_at } => {
                 sqlx::query(
-                    "INSERT INTO runs (id, topology_hash, topology, scenario, providers, started_at, status, reason, owner, pid, host, source) \
-                     VALUES ($1, $2, $3, $4, $5, $6, 'running', 'running', '', $7, $8, $9)",
+                    "INSERT INTO runs (id, topology_hash, topology, scenario, providers, started_at, status, reason, owner, pid, host, source, topology_id) \
+                     VALUES ($1, $2, $3, $4, $5, $6, 'running', 'running', '', $7, $8, $9, $10)",
                 )
                 .bind(self.run_id.clone())
                 .bind(self.topology_hash.clone())
@@ -389,6 +391,7 @@ impl Writer {
                 .bind(std::process::id() as i64)
                 .bind(hostname())
                 .bind(self.source.clone())
+                .bind(self.topology_id.clone())
                 .execute(&mut **tx)
                 .await?;
             }

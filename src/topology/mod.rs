@@ -28,6 +28,12 @@ pub struct Topology {
     pub version: u32,
     /// Human-readable name of the topology.
     pub name: String,
+    /// A stable identity kept in the file (the app writes one when it first saves it; Save As
+    /// gives the copy a new one): a topology's runs stay its own across renames, and a copy
+    /// starts a history of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub id: Option<String>,
     /// What the topology is for.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub description: String,
@@ -395,12 +401,18 @@ fn is_default<T: Default + PartialEq>(v: &T) -> bool {
     *v == T::default()
 }
 
+/// A fresh topology identity (a UUIDv7: unique, and ordered by when it was made).
+pub fn new_topology_id() -> String {
+    uuid::Uuid::now_v7().to_string()
+}
+
 impl Topology {
     /// An empty topology with one agent, as "File → New" creates.
     pub fn new(name: &str) -> Topology {
         Topology {
             version: FORMAT_VERSION,
             name: name.to_owned(),
+            id: None,
             description: String::new(),
             entry: "agent".into(),
             agents: vec![Agent {

@@ -136,6 +136,7 @@ fn topology() -> impl Strategy<Value = Topology> {
             let mut t = Topology {
                 version: 1,
                 name,
+                id: None,
                 description: String::new(),
                 entry: "a0".into(),
                 agents,

@@ -349,3 +349,65 @@ fn is_root() -> bool {
         .and_then(|v| v.split_whitespace().next().map(|u| u == "0"))
         .unwrap()
 }
+
+/// Runs of `t` recorded as the engine makes them (live writer) or saved whole (import path).
+async fn run_as(store: &Store, t: &baton::topology::Topology, live: bool) -> String {
+    let id = baton::store::new_run_id();
+    if live {
+        let (sink, rec) = store.record(t, id.clone(), &Default::default(), None, None).await.unwrap();
+        run_mock(t, RunOptions { sink: Some(sink), run_id: Some(id.clone()), ..Default::default() }).await.unwrap();
+        rec.finish().await.unwrap();
+        id
+    } else {
+        let trace = run_mock(t, RunOptions::default()).await.unwrap();
+        store.save_trace(&trace).await.unwrap()
+    }
+}
+
+/// A topology's runs follow its identity: a rename keeps them, a Save As copy (new identity,
+/// same name) starts its own history, runs saved before identities existed match by name.
+async fn identity(store: Store) {
+    let mut t = baton::config::load(&example("ticket-reopen.yaml")).unwrap();
+    t.name = "identity-check".into();
+    t.id = Some("0190-original".into());
+    let before_rename = run_as(&store, &t, true).await;
+    t.name = "identity-check-renamed".into();
+    let after_rename = run_as(&store, &t, false).await;
+    let copy = baton::topology::Topology { id: Some("0190-copy".into()), name: "identity-check".into(), ..t.clone() };
+    let of_copy = run_as(&store, &copy, true).await;
+    let legacy = baton::topology::Topology { id: None, name: "identity-check-renamed".into(), ..t.clone() };
+    let old = run_as(&store, &legacy, false).await;
+    let ids = |runs: Vec<baton::store::RunSummary>| {
+        let mut v: Vec<String> = runs.into_iter().map(|r| r.id).collect();
+        v.sort();
+        v
+    };
+    let sorted = |mut v: Vec<String>| {
+        v.sort();
+        v
+    };
+    let listed = ids(store.list_runs_of("0190-original", "identity-check-renamed", 100, 0).await.unwrap());
+    assert_eq!(listed, sorted(vec![before_rename.clone(), after_rename.clone(), old.clone()]));
+    assert_eq!(ids(store.list_runs_of("0190-copy", "identity-check", 100, 0).await.unwrap()), vec![of_copy]);
+    let q = baton::store::RunQuery {
+        topology: Some("identity-check-renamed".into()),
+        topology_id: Some("0190-original".into()),
+        ..Default::default()
+    };
+    let page = store.search_runs(&q).await.unwrap();
+    assert_eq!(page.total, 3);
+    assert_eq!(ids(page.runs), sorted(vec![before_rename, after_rename, old]));
+}
+
+#[test]
+fn a_topologys_runs_follow_its_identity_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = dir.path().join("baton.db").display().to_string();
+    rt().block_on(async { identity(Store::open(&url).await.unwrap()).await });
+}
+
+#[test]
+fn a_topologys_runs_follow_its_identity_on_postgres() {
+    let url = pg_database();
+    rt().block_on(async { identity(Store::open(&url).await.unwrap()).await });
+}

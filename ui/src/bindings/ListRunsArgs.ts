@@ -6,6 +6,11 @@ export type ListRunsArgs = {
  */
 topology?: string | null, 
 /**
+ * Only runs of the topology with this identity (and, with `topology`, its runs saved before
+ * it had one, under that name).
+ */
+topology_id?: string | null, 
+/**
  * At most this many runs (all when absent).
  */
 limit?: number | null, 

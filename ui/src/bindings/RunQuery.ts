@@ -10,7 +10,12 @@ export type RunQuery = {
 /**
  * Runs of this topology (by name).
  */
-topology?: string, origin?: RunOrigin, status?: OutcomeStatus, 
+topology?: string, 
+/**
+ * Runs of the topology with this identity (with `topology`: also its runs saved before it
+ * had one, under that name). Takes the place of the name filter.
+ */
+topology_id?: string, origin?: RunOrigin, status?: OutcomeStatus, 
 /**
  * true: only runs that lost a pinned fact; false: only runs that lost none.
  */

@@ -20,6 +20,12 @@ version: number,
  */
 name: string, 
 /**
+ * A stable identity kept in the file (the app writes one when it first saves it; Save As
+ * gives the copy a new one): a topology's runs stay its own across renames, and a copy
+ * starts a history of its own.
+ */
+id?: string, 
+/**
  * What the topology is for.
  */
 description?: string, 

@@ -25,6 +25,7 @@ import { checkExportPath, checkTopologyPath } from "../model/refusals";
 import { useEditor } from "../store/editor";
 import { useRefactorPreview } from "../store/refactor";
 import { describeError } from "./messages";
+import { withIdentity } from "../model/identity";
 
 export type Commands = ReturnType<typeof makeCommands>;
 
@@ -114,11 +115,14 @@ export function makeCommands(platform: Platform, flow: FlowApi) {
 
   /** Writes the document to `path`; resolves with the error to show, or null once saved. */
   async function writeTopology(path: string): Promise<string | null> {
-    const t = doc().topology;
-    if (!t) return "There is no topology to save.";
+    const before = doc().topology;
+    if (!before) return "There is no topology to save.";
+    const t = withIdentity(before, path, doc().path);
     ui().setBusy("Saving…");
     try {
       await platform.save_topology({ topology: t, path });
+      // The identity written to the file is the document's from now on.
+      if (t !== before && doc().topology === before) useDesigner.setState({ topology: t });
       doc().markSaved(path, t);
       ui().addRecent(path);
       ui().notify("success", `Saved ${fileName(path)}`);

@@ -79,7 +79,8 @@ describe("the Runs tab with thousands of runs", () => {
     await openTicketReopen(platform);
     showTab("runs");
     await waitFor(() => expect(runRows().length).toBeGreaterThan(0));
-    expect(calls[0]).toEqual({ topology: "ticket-reopen", limit: RUNS_PAGE, offset: 0 });
+    // by the open topology's identity (and its name, for runs saved before it had one)
+    expect(calls[0]).toEqual({ topology: "ticket-reopen", topology_id: useDesigner.getState().topology?.id, limit: RUNS_PAGE, offset: 0 });
     // the count is the store's, not the page's
     await waitFor(() => expect(screen.getByTestId("runs-count").getAttribute("data-total")).toBe("450"));
     expect(screen.getByTestId("runs-count").textContent).toContain("450");

@@ -36,15 +36,17 @@ const AHEAD = 40;
 export const RUNS_VIRTUALISE_AFTER = 100;
 
 /** The open topology's runs, newest first, page by page (the next page only when asked). */
-function useTopologyRuns(commands: RunCommands, name: string | undefined, version: number, saved: number[]) {
+function useTopologyRuns(commands: RunCommands, name: string | undefined, id: string | undefined, version: number, saved: number[]) {
   const { platform } = commands;
   const q = useInfiniteQuery<RunSummary[], PlatformError>({
-    queryKey: ["list_runs", name, version, ...saved],
+    queryKey: ["list_runs", name, id, version, ...saved],
     enabled: name !== undefined,
     initialPageParam: 0,
     queryFn: async ({ pageParam }) => {
       try {
-        return await platform.list_runs({ topology: name, limit: RUNS_PAGE, offset: pageParam as number });
+        // By the topology's identity when it has one (its runs across renames, not a copy's),
+        // else by name.
+        return await platform.list_runs({ topology: name, topology_id: id, limit: RUNS_PAGE, offset: pageParam as number });
       } catch (e) {
         throw toPlatformError(e);
       }
@@ -79,6 +81,7 @@ function useTopologyRuns(commands: RunCommands, name: string | undefined, versio
 
 export function RunsPanel({ commands }: { commands: RunCommands }) {
   const name = useDesigner((s) => s.topology?.name);
+  const topologyId = useDesigner((s) => s.topology?.id ?? undefined);
   const version = useRun((s) => s.runsVersion);
   const [chosen, setChosen] = useState<string[]>([]);
   const capture = useCapture(commands);
@@ -90,9 +93,9 @@ export function RunsPanel({ commands }: { commands: RunCommands }) {
   // appear as they are saved (a trace is saved about 2 s after its root span arrives).
   const saved = [status?.runs ?? 0, status?.transfers ?? 0];
   // A finished or deleted run bumps the version: the list is asked again, the old one shown meanwhile.
-  const list = useTopologyRuns(commands, name, version, saved);
+  const list = useTopologyRuns(commands, name, topologyId, version, saved);
   // How many there are, once more than a page: the store counts them (one short query).
-  const counted = useQuery(["count_runs", name, version, ...saved], async () => (await platform.search_runs({ topology: name, limit: 0 })).total, {
+  const counted = useQuery(["count_runs", name, topologyId, version, ...saved], async () => (await platform.search_runs({ topology: name, topology_id: topologyId, limit: 0 })).total, {
     enabled: name !== undefined && list.hasMore,
     keepPrevious: (prev) => prev[1] === name,
   });

@@ -4,6 +4,7 @@
 import { create } from "zustand";
 import type { Finding, Topology } from "../model/types";
 import { edgeId, normalizeTopology, removeAgents, removeEdges } from "../model/topology";
+import { identityOnOpen } from "../model/identity";
 
 export type Selection = { agents: string[]; edges: string[] };
 export const EMPTY_SELECTION: Selection = { agents: [], edges: [] };
@@ -71,7 +72,7 @@ export const useDesigner = create<DesignerState>()((set, get) => ({
   docId: 0,
 
   load(topology, path, findings = [], opts = {}) {
-    const t = normalizeTopology(topology);
+    const t = identityOnOpen(normalizeTopology(topology), path);
     set((s) => ({
       topology: t,
       path,
