@@ -69,13 +69,17 @@ export function TransferEdge(props: TransferEdgeProps) {
         <EdgeLabelRenderer>
           <div
             className={`edge-label edge-label-${variant}${selected ? " is-selected" : ""}${active ? " is-active" : ""}${lint ? ` has-${lint.severity}` : ""}${data?.readOnly ? " is-readonly" : ""}${runClass}${compact ? " is-compact" : ""}`}
-            style={{ transform: `translate(-50%, -50%) translate(${geo.label.x}px, ${geo.label.y}px)${path ? " scale(var(--dbg-label-scale, 1))" : ""}` }}
+            style={{
+              transform: `translate(-50%, -50%) translate(${geo.label.x}px, ${geo.label.y}px)${path ? " scale(var(--dbg-label-scale, 1))" : ""}`,
+              // A designer label never covers the agents it joins: its text gives way (whole in the tooltip).
+              maxWidth: !path && !backward ? Math.max(96, Math.abs(targetX - sourceX) - 12) : undefined,
+            }}
             data-testid={`edge-label-${id}`}
             data-kind={variant}
             data-count={path?.count}
             data-lost={lost.length ? lost.join(" ") : undefined}
             data-extra={path?.extra ?? undefined}
-            title={path ? `${data?.label}${path.count ? ` · crossed ${path.count}×` : " · not crossed in this run"}${lost.length ? ` · lost here: ${lost.join(", ")}` : ""}` : undefined}
+            title={path ? `${data?.label}${path.count ? ` · crossed ${path.count}×` : " · not crossed in this run"}${lost.length ? ` · lost here: ${lost.join(", ")}` : ""}` : data?.label}
             data-breakpoint={data?.breakpoint ? "true" : undefined}
             onClick={(e) => {
               e.stopPropagation();

@@ -26,6 +26,7 @@ export function NodeCard({
   const { agent, isEntry, lint, toolCount, facts, run, path, guardrails } = data;
   const model = agent.model;
   const runClass = run ? `${run.owner ? " run-owner" : ""}${run.acting ? " run-acting" : ""}${run.dim ? " run-dim" : ""}` : "";
+  const tagged = Boolean(run && (run.owner || run.acting));
   return (
     <div
       className={`node-card node-${variant}${selected ? " is-selected" : ""}${lint ? ` has-${lint.severity}` : ""}${runClass}`}
@@ -35,13 +36,15 @@ export function NodeCard({
       data-run={run ? (run.acting ? "acting" : run.owner ? "owner" : "idle") : undefined}
       data-visits={path?.visits}
     >
-      {run && (run.owner || run.acting) && (
+      {tagged && run && (
         <div className="node-run-tag" data-testid={`run-tag-${agent.id}`}>
+          {/* one tag for both: the entry marker and the run tag would overlap on a narrow node */}
+          {isEntry ? "entry · " : ""}
           {run.acting && run.owner ? "acting · owner" : run.acting ? "acting" : "owner, waiting"}
         </div>
       )}
       <Handle type="target" position={Position.Left} className="node-handle" />
-      {isEntry && (
+      {isEntry && !tagged && (
         <div className="node-entry" title="Entry agent: receives the user's first message" data-testid="entry-marker">
           <Play size={9} strokeWidth={3} fill="currentColor" /> Entry
         </div>
