@@ -6,6 +6,7 @@
 
 mod args;
 mod collect;
+mod crash;
 mod diff;
 mod export;
 mod fork;
@@ -18,6 +19,7 @@ mod refactor;
 mod run;
 mod runs;
 mod serve;
+mod store;
 mod suspects;
 mod test;
 mod trace;
@@ -27,8 +29,11 @@ mod whatif;
 use baton::api::ApiError;
 use clap::{Parser, Subcommand};
 
+/// `baton --version`: the release and the commit it was built from.
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("BATON_COMMIT"), ")");
+
 #[derive(Parser)]
-#[command(name = "baton", version, about = "Design, run and debug multi-agent topologies")]
+#[command(name = "baton", version = VERSION, about = "Design, run and debug multi-agent topologies")]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -76,12 +81,20 @@ enum Command {
     Test(test::Args),
     /// The same topology across models: every combination on every scenario, with cost and latency.
     Matrix(matrix::Args),
+    /// Check the store's health, or back it up.
+    #[command(subcommand)]
+    Store(store::Cmd),
 }
 
 /// What a command returns: its exit code, or the error to report.
 pub type Outcome = Result<i32, ApiError>;
 
 pub fn main() -> i32 {
+    crash::install();
+    // A deliberate crash, to see where reports go and what they hold.
+    if std::env::var_os("BATON_CRASH_TEST").is_some() {
+        panic!("deliberate crash (BATON_CRASH_TEST is set)");
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -104,6 +117,7 @@ pub fn main() -> i32 {
         Command::Suspects(a) => suspects::run(a),
         Command::Test(a) => test::run_cmd(a),
         Command::Matrix(a) => matrix::run(a),
+        Command::Store(c) => store::run(c),
         Command::Runs(c) => runs::run(c),
         Command::Serve(a) => serve::run(a),
         Command::Collect(a) => collect::run(a),

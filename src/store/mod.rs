@@ -3,12 +3,14 @@
 //! deltas; events are written as they happen, one transaction per batch.
 
 mod inbox;
+mod maintain;
 mod read;
 mod rows;
 mod search;
 mod snapshot;
 mod write;
 
+pub use maintain::StoreCheck;
 pub use read::{ContextPage, ItemWindow, OutcomeBrief, RunOverview, RunSummary, StepView, TransferView};
 pub use search::{RunOrigin, RunPage, RunQuery};
 pub use write::{CommitHook, ImportTx, Recorder, WriteStats, new_run_id, trace_events};

@@ -107,3 +107,39 @@ fn schema_command_prints_the_checked_in_schema() {
     let checked = std::fs::read_to_string(root().join("schema/topology.schema.json")).unwrap();
     assert_eq!(stdout(&o), checked);
 }
+
+/// `baton --version` names the release and the commit it was built from (as git names it).
+#[test]
+fn version_names_the_release_and_the_commit() {
+    let o = baton(&["--version"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    assert!(text.starts_with(&format!("baton {} (commit ", env!("CARGO_PKG_VERSION"))), "{text}");
+    let git = std::process::Command::new("git").args(["rev-parse", "--short=12", "HEAD"]).current_dir(root()).output();
+    if let Some(g) = git.ok().filter(|g| g.status.success()) {
+        assert!(text.contains(String::from_utf8_lossy(&g.stdout).trim()), "{text}");
+    }
+}
+
+/// A crash writes a report to the log folder and says where; the report names the version and
+/// the subcommand, never the command's other arguments or a key from the environment.
+#[test]
+fn a_crash_writes_a_report_without_arguments_or_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = "sk-canary-crash-0123456789abcdef";
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_baton"))
+        .args(["run", "/private/customer-42/topology.yaml", "--live"])
+        .env("BATON_LOG_DIR", dir.path())
+        .env("BATON_CRASH_TEST", "1")
+        .env("OPENAI_API_KEY", key)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(101));
+    let reports: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(reports.len(), 1, "{reports:?}");
+    assert!(stderr(&o).contains(&reports[0].display().to_string()), "{}", stderr(&o));
+    let report = std::fs::read_to_string(&reports[0]).unwrap();
+    assert!(report.starts_with(&format!("baton {} (commit ", env!("CARGO_PKG_VERSION"))), "{report}");
+    assert!(report.contains("command: baton run\n") && report.contains("backtrace:"), "{report}");
+    assert!(!report.contains("customer-42") && !report.contains(key), "{report}");
+}

@@ -411,3 +411,70 @@ fn a_topologys_runs_follow_its_identity_on_postgres() {
     let url = pg_database();
     rt().block_on(async { identity(Store::open(&url).await.unwrap()).await });
 }
+
+/// `baton store check` says what the store holds and finds rows pointing at a deleted run;
+/// `baton store backup` writes a consistent copy that opens as a store with the same runs.
+#[test]
+fn store_check_counts_finds_orphans_and_backup_copies() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.db");
+    let url = db.display().to_string();
+    let (first, second) = rt().block_on(async {
+        let store = Store::open(&url).await.unwrap();
+        let a = run_saved(&store, "ticket-reopen.yaml").await.run_id.unwrap();
+        let b = run_saved(&store, "support-triage.yaml").await.run_id.unwrap();
+        (a, b)
+    });
+    let check = |db: &str| {
+        let o = baton(&["store", "check", "--format", "json", "--db", db]);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", stderr(&o)));
+        (o.status.code(), v)
+    };
+    let (code, v) = check(&url);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["integrity"], "ok");
+    // The schema version is the newest migration shipped (a person counts the files).
+    let newest = std::fs::read_dir(root().join("migrations/sqlite"))
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.split('_').next()?.parse::<i64>().ok())
+        .max()
+        .unwrap();
+    assert_eq!(v["schema_version"], newest);
+    let count = |v: &serde_json::Value, table: &str| {
+        v["counts"].as_array().unwrap().iter().find(|c| c[0] == table).map(|c| c[1].as_i64().unwrap()).unwrap()
+    };
+    assert_eq!(count(&v, "runs"), 2);
+    assert!(v["orphans"].as_array().unwrap().iter().all(|o| o[1] == 0), "{v}");
+
+    // A consistent copy, while the store is open.
+    let copy = dir.path().join("copy.db");
+    let o = baton(&["store", "backup", copy.to_str().unwrap(), "--db", &url]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let listed = baton(&["runs", "list", "--format", "json", "--db", copy.to_str().unwrap()]);
+    let ids: Vec<String> = serde_json::from_slice::<Vec<serde_json::Value>>(&listed.stdout)
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(ids.len(), 2);
+    assert!(ids.contains(&first) && ids.contains(&second));
+    let again = baton(&["store", "backup", copy.to_str().unwrap(), "--db", &url]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(stderr(&again).contains("exists already"), "{}", stderr(&again));
+
+    // A run deleted behind Baton's back (foreign keys off) leaves its steps pointing at nothing.
+    rt().block_on(async {
+        use sqlx::{ConnectOptions, Connection};
+        let opts = sqlx::sqlite::SqliteConnectOptions::new().filename(&db).foreign_keys(false);
+        let mut c = opts.connect().await.unwrap();
+        sqlx::query("DELETE FROM runs WHERE id = ?").bind(&first).execute(&mut c).await.unwrap();
+        c.close().await.unwrap();
+    });
+    let (code, v) = check(&url);
+    assert_eq!(code, Some(1), "{v}");
+    let orphan =
+        |what: &str| v["orphans"].as_array().unwrap().iter().find(|o| o[0] == what).unwrap()[1].as_i64().unwrap();
+    assert!(orphan("steps without their run") > 0, "{v}");
+    let text = baton(&["store", "check", "--db", &url]);
+    assert!(stdout(&text).contains("steps without their run"), "{}", stdout(&text));
+}
