@@ -16,14 +16,22 @@ pub fn log_dir() -> PathBuf {
 /// Installs the hook (once, at start).
 pub fn install() {
     let default = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| match write_report(info) {
-        Ok(path) => eprintln!(
-            "baton crashed: this is a bug. A report (no keys, no conversation text) is at {}; please attach it to an issue",
-            path.display()
-        ),
-        Err(e) => {
-            eprintln!("baton crashed, and the crash report could not be written ({e}):");
-            default(info);
+    std::panic::set_hook(Box::new(move |info| {
+        // Output piped into a reader that stopped (`| head`): not a bug; end quietly, as other
+        // command-line tools do. (SIGPIPE stays ignored: a child's closed stdin must not kill Baton.)
+        if payload(info).contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        match write_report(info) {
+            Ok(path) => eprintln!(
+                "baton crashed: this is a bug. A report (no keys, no conversation text) is at {}; please attach it to \
+                 an issue",
+                path.display()
+            ),
+            Err(e) => {
+                eprintln!("baton crashed, and the crash report could not be written ({e}):");
+                default(info);
+            }
         }
     }));
 }
@@ -34,13 +42,7 @@ fn write_report(info: &std::panic::PanicHookInfo<'_>) -> std::io::Result<PathBuf
     let now = std::time::SystemTime::now();
     let stamp = humantime::format_rfc3339_seconds(now).to_string().replace(':', "");
     let path = dir.join(format!("crash-{stamp}-{}.txt", std::process::id()));
-    let payload = info
-        .payload()
-        .downcast_ref::<&str>()
-        .map(|s| (*s).to_owned())
-        .or_else(|| info.payload().downcast_ref::<String>().cloned())
-        .unwrap_or_default();
-    let message: String = baton::providers::redact::redact(&payload).chars().take(200).collect();
+    let message: String = baton::providers::redact::redact(&payload(info)).chars().take(200).collect();
     // Only the subcommand: the arguments may hold paths, messages or model names.
     let args: Vec<String> = std::env::args().skip(1).take(2).collect();
     let command = match args.as_slice() {
@@ -64,4 +66,12 @@ fn write_report(info: &std::panic::PanicHookInfo<'_>) -> std::io::Result<PathBuf
     );
     std::fs::write(&path, report)?;
     Ok(path)
+}
+
+fn payload(info: &std::panic::PanicHookInfo<'_>) -> String {
+    info.payload()
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| info.payload().downcast_ref::<String>().cloned())
+        .unwrap_or_default()
 }

@@ -143,3 +143,21 @@ fn a_crash_writes_a_report_without_arguments_or_keys() {
     assert!(report.contains("command: baton run\n") && report.contains("backtrace:"), "{report}");
     assert!(!report.contains("customer-42") && !report.contains(key), "{report}");
 }
+
+/// Output piped into a reader that stopped (`baton … | head`) ends quietly, not as a crash.
+#[test]
+fn a_closed_output_pipe_is_not_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_baton"))
+        .arg("schema")
+        .env("BATON_LOG_DIR", dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert!(matches!(o.status.code(), Some(0 | 141)), "{:?}: {}", o.status, stderr(&o));
+    assert!(!stderr(&o).contains("crashed"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "no crash report");
+}
