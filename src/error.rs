@@ -57,20 +57,12 @@ macro_rules! error_codes {
         }
 
         impl ErrorCode {
-            /// Every code, in declaration order.
-            pub const ALL: &[ErrorCode] = &[$(ErrorCode::$variant),*];
-
             pub fn as_str(self) -> &'static str {
                 match self { $(ErrorCode::$variant => $wire,)* }
             }
 
             pub fn category(self) -> Category {
                 match self { $(ErrorCode::$variant => Category::$cat,)* }
-            }
-
-            /// What the code means (its doc comment).
-            pub fn doc(self) -> &'static str {
-                match self { $(ErrorCode::$variant => concat!($($doc),*).trim_ascii(),)* }
             }
         }
     };

@@ -24,7 +24,6 @@ macro_rules! rules {
         }
 
         impl LintCode {
-            pub const ALL: &[LintCode] = &[$(LintCode::$variant),*];
 
             pub fn as_str(self) -> &'static str {
                 match self { $(LintCode::$variant => $code,)* }

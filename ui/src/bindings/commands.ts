@@ -3,11 +3,9 @@ import type { CaptureArgs } from "./CaptureArgs";
 import type { CaptureStatus } from "./CaptureStatus";
 import type { CaseResult } from "./CaseResult";
 import type { Catalog } from "./Catalog";
-import type { Category } from "./Category";
 import type { ContextPage } from "./ContextPage";
 import type { DeleteKeyArgs } from "./DeleteKeyArgs";
 import type { EdgeFlow } from "./EdgeFlow";
-import type { ErrorCode } from "./ErrorCode";
 import type { ExportArgs } from "./ExportArgs";
 import type { FactArgs } from "./FactArgs";
 import type { FileEntry } from "./FileEntry";
@@ -310,66 +308,4 @@ export const CATALOG: Catalog = {
       "detail": ""
     }
   ]
-};
-
-/** Each error code's category (which decides the HTTP status and the CLI's exit code). */
-export const ERROR_CATEGORIES: Record<ErrorCode, Category> = {
-  "api.args": "bad_input",
-  "api.unknown_command": "not_found",
-  "api.serialize": "internal",
-  "api.internal": "internal",
-  "api.forbidden": "denied",
-  "api.too_large": "too_large",
-  "config.read": "bad_input",
-  "config.write": "bad_input",
-  "config.syntax": "bad_input",
-  "config.type": "bad_input",
-  "config.version": "bad_input",
-  "config.too_large": "too_large",
-  "config.serialize": "internal",
-  "topology.invalid": "bad_input",
-  "files.denied": "denied",
-  "files.not_regular": "bad_input",
-  "export.unsupported": "bad_input",
-  "refactor.unknown_edge": "bad_input",
-  "refactor.not_handoff": "bad_input",
-  "refactor.not_chain": "bad_input",
-  "refactor.no_chain": "bad_input",
-  "run.unknown_scenario": "bad_input",
-  "run.no_scenario": "bad_input",
-  "run.not_live": "not_found",
-  "store.newer_schema": "bad_input",
-  "store.locked": "busy",
-  "store.corrupt": "bad_input",
-  "store.open": "bad_input",
-  "store.url": "bad_input",
-  "store.no_run": "not_found",
-  "store.no_step": "not_found",
-  "store.run_active": "busy",
-  "store.damaged": "internal",
-  "store.db": "internal",
-  "import.read": "bad_input",
-  "import.parse": "bad_input",
-  "import.unknown_format": "bad_input",
-  "import.mixed": "bad_input",
-  "import.empty": "bad_input",
-  "import.too_large": "too_large",
-  "import.duplicate": "busy",
-  "import.failed": "internal",
-  "trace.invalid": "bad_input",
-  "model.config": "bad_input",
-  "model.script": "bad_input",
-  "model.http": "internal",
-  "model.transport": "internal",
-  "model.protocol": "internal",
-  "model.cancelled": "internal",
-  "providers.key": "bad_input",
-  "providers.keyring": "internal",
-  "capture.listen": "busy",
-  "code.read": "bad_input",
-  "code.python": "bad_input",
-  "code.module": "bad_input",
-  "code.no_agents": "bad_input",
-  "code.entry": "bad_input",
-  "code.sandbox": "bad_input",
 };
