@@ -44,7 +44,7 @@ check:
 	$(CARGO) clippy --all-targets -- -D warnings
 
 ui-test: ui
-	cd ui && npm run typecheck && npm run lint && npm test
+	cd ui && npm run typecheck && npm run lint && npm test && npm run check-workflows
 
 # Browser tests: the built UI in Debian's Chromium against `baton serve`.
 e2e: ui
