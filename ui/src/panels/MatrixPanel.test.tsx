@@ -107,6 +107,9 @@ describe("the Matrix tab", () => {
     expect(screen.queryByTestId("matrix-models-triage")).toBeNull();
     fireEvent.click(screen.getByTestId("matrix-vary-triage"));
     expect((screen.getByTestId("matrix-models-triage") as HTMLTextAreaElement).value).toBe("openai:gpt-4o-mini");
+    // the format is said beside the field, not only in its placeholder
+    expect(screen.getByTestId("matrix-models-format").textContent).toMatch(/One model a line: provider:model, or provider:model@URL for a server of your own/);
+    expect(screen.getByTestId("matrix-models-triage").getAttribute("aria-describedby")).toBe("matrix-models-format-triage");
     expect((screen.getByTestId("matrix-scenario-double-charge") as HTMLInputElement).checked).toBe(true);
     expect((screen.getByTestId("matrix-scenario-app-error") as HTMLInputElement).checked).toBe(true);
     expect((screen.getByTestId("matrix-mock-rest") as HTMLInputElement).checked).toBe(true);

@@ -51,8 +51,14 @@ export function MatrixPanel({ commands }: { commands: MatrixCommands }) {
                     spellCheck={false}
                     value={form.models[a.id] ?? modelText(a.model)}
                     placeholder="provider:model[@url], one a line"
+                    aria-describedby={`matrix-models-format-${a.id}`}
                     onChange={(e) => set({ models: { ...form.models, [a.id]: e.target.value } })}
                   />
+                )}
+                {on && (
+                  <div className="muted small matrix-models-format" id={`matrix-models-format-${a.id}`} data-testid="matrix-models-format">
+                    One model a line: <code>provider:model</code>, or <code>provider:model@URL</code> for a server of your own, e.g. <code>anthropic:claude-sonnet-4-5</code>
+                  </div>
                 )}
               </div>
             );
