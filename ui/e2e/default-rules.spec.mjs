@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { backendPlan, launchBrowser, startBackend } from "./harness.mjs";
+import { backendPlan, browserSuite } from "./harness.mjs";
 
 const plan = backendPlan();
 if (plan.skip && process.env.BATON_E2E_REQUIRE === "1") throw new Error(plan.skip);
@@ -29,36 +29,16 @@ scenarios:
 `;
 
 describe("default mock rules for a topology without scripts (browser, http adapter)", { skip: plan.skip ?? false }, () => {
-  let backend;
-  let browser;
-  let page;
-  const errors = [];
-
-  before(async () => {
-    backend = await startBackend(plan, { setup: (root) => writeFileSync(join(root, "bare.yaml"), BARE) });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-    page.on("pageerror", (e) => errors.push(e.message));
-  });
-
-  after(async () => {
-    await browser?.close();
-    await backend?.stop();
-    assert.deepEqual(errors, []);
-  });
-
-  const byId = (id) => page.getByTestId(id);
+  const ctx = browserSuite(before, after, { setup: (root) => writeFileSync(join(root, "bare.yaml"), BARE) });
+  const byId = (id) => ctx.byId(id);
   const shot = async (name) => {
     if (!SHOTS) return;
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: join(SHOTS, `default-rules-${name}.png`) });
+    await ctx.page.waitForTimeout(300);
+    await ctx.page.screenshot({ path: join(SHOTS, `default-rules-${name}.png`) });
   };
-  async function showTab(id) {
-    if ((await byId(`tab-${id}`).getAttribute("aria-selected")) !== "true") await byId(`tab-${id}`).click();
-    if ((await byId("bottom-panel").getAttribute("class")).includes("is-collapsed")) await byId(`tab-${id}`).click();
-  }
 
   it("names the agents without rules, adds defaults in one click, and the run completes", async () => {
+    const { page, backend, showTab } = ctx;
     await page.goto(backend.page("open=bare.yaml"));
     await byId("node-triage").waitFor();
     await showTab("run");

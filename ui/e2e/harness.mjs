@@ -130,3 +130,31 @@ export async function startBackend(plan, { setup, env } = {}) {
 export async function launchBrowser() {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
+
+/**
+ * One backend and one page for a describe block: started before its tests, stopped after (and,
+ * unless `pageErrors` is false, no uncaught page error allowed). Returns the context the tests
+ * read (`backend`, `page`, `byId`, `sel`, `showTab`).
+ */
+export function browserSuite(before, after, { width = 1280, height = 720, setup, colorScheme, pageErrors = true } = {}) {
+  const ctx = { errors: [] };
+  before(async () => {
+    ctx.backend = await startBackend(backendPlan(), { setup });
+    ctx.browser = await launchBrowser();
+    ctx.page = await ctx.browser.newPage({ viewport: { width, height }, colorScheme });
+    ctx.page.on("pageerror", (e) => ctx.errors.push(e.message));
+  });
+  after(async () => {
+    await ctx.browser?.close();
+    await ctx.backend?.stop();
+    if (pageErrors && ctx.errors.length) throw new Error(`page errors: ${ctx.errors.join("; ")}`);
+  });
+  ctx.byId = (id) => ctx.page.getByTestId(id);
+  ctx.sel = (css) => ctx.page.locator(css);
+  /** Shows a bottom-panel tab (clicking the active tab would fold the panel). */
+  ctx.showTab = async (id) => {
+    if ((await ctx.byId(`tab-${id}`).getAttribute("aria-selected")) !== "true") await ctx.byId(`tab-${id}`).click();
+    if ((await ctx.byId("bottom-panel").getAttribute("class")).includes("is-collapsed")) await ctx.byId(`tab-${id}`).click();
+  };
+  return ctx;
+}

@@ -5,39 +5,19 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { backendPlan, launchBrowser, startBackend } from "./harness.mjs";
+import { backendPlan, browserSuite } from "./harness.mjs";
 
 const plan = backendPlan();
 if (plan.skip && process.env.BATON_E2E_REQUIRE === "1") throw new Error(plan.skip);
 const SHOTS = process.env.BATON_E2E_SHOTS;
 
 describe("a topology's runs across a rename (browser, http adapter)", { skip: plan.skip ?? false }, () => {
-  let backend;
-  let browser;
-  let page;
-  const errors = [];
-
-  before(async () => {
-    backend = await startBackend(plan);
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-    page.on("pageerror", (e) => errors.push(e.message));
-  });
-
-  after(async () => {
-    await browser?.close();
-    await backend?.stop();
-    assert.deepEqual(errors, []);
-  });
-
-  const byId = (id) => page.getByTestId(id);
-  const sel = (css) => page.locator(css);
-  async function showTab(id) {
-    if ((await byId(`tab-${id}`).getAttribute("aria-selected")) !== "true") await byId(`tab-${id}`).click();
-    if ((await byId("bottom-panel").getAttribute("class")).includes("is-collapsed")) await byId(`tab-${id}`).click();
-  }
+  const ctx = browserSuite(before, after);
+  const byId = (id) => ctx.byId(id);
+  const sel = (css) => ctx.sel(css);
 
   it("keeps the run listed after a rename, and writes the identity when saved", async () => {
+    const { page, backend, showTab } = ctx;
     await page.goto(backend.page("open=ticket-reopen.yaml"));
     await byId("node-triage").waitFor();
     await showTab("run");
