@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { backendPlan, launchBrowser, startBackend } from "./harness.mjs";
+import { backendPlan, browserSuite } from "./harness.mjs";
 
 const plan = backendPlan();
 if (plan.skip && process.env.BATON_E2E_REQUIRE === "1") throw new Error(plan.skip);
@@ -16,26 +16,12 @@ const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 // Only the light theme exists so far (no dark theme yet: issue #31 item 10 left that open).
 for (const scheme of ["light"]) {
   describe(`accessibility of every screen, ${scheme} (browser, axe-core)`, { skip: plan.skip ?? false }, () => {
-    let backend;
-    let browser;
-    let page;
-
-    before(async () => {
-      backend = await startBackend(plan);
-      browser = await launchBrowser();
-      page = await browser.newPage({ viewport: { width: 1280, height: 720 }, colorScheme: scheme });
-    });
-
-    after(async () => {
-      await browser?.close();
-      await backend?.stop();
-    });
-
-    const byId = (id) => page.getByTestId(id);
-    const sel = (css) => page.locator(css);
+    const ctx = browserSuite(before, after, { colorScheme: scheme, pageErrors: false });
+    const { byId, sel, showTab } = ctx;
 
     /** The serious and critical violations on the page now, one line each. */
     async function check(screen) {
+      const { page } = ctx;
       if (SHOTS) await page.screenshot({ path: join(SHOTS, `a11y-${scheme}-${screen}.png`) });
       await page.addScriptTag({ path: AXE });
       const found = await page.evaluate(async () => {
@@ -54,12 +40,9 @@ for (const scheme of ["light"]) {
       assert.deepEqual(found, [], `${screen}: ${found.join("\n")}`);
     }
 
-    async function showTab(id) {
-      if ((await byId(`tab-${id}`).getAttribute("aria-selected")) !== "true") await byId(`tab-${id}`).click();
-      if ((await byId("bottom-panel").getAttribute("class")).includes("is-collapsed")) await byId(`tab-${id}`).click();
-    }
 
     it("the designer, the Run tab, the debugger, the Runs home and the dialogs", async () => {
+      const { page, backend } = ctx;
       await page.goto(backend.page("open=ticket-reopen.yaml"));
       await byId("node-triage").waitFor();
       await check("designer");

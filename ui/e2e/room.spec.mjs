@@ -3,7 +3,7 @@
 // whole label in its tooltip, and its chips stay).
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { backendPlan, launchBrowser, startBackend } from "./harness.mjs";
+import { backendPlan, browserSuite } from "./harness.mjs";
 
 const plan = backendPlan();
 if (plan.skip && process.env.BATON_E2E_REQUIRE === "1") throw new Error(plan.skip);
@@ -13,20 +13,7 @@ for (const [width, height] of [
   [1440, 900],
 ]) {
   describe(`edge labels leave their agents uncovered at ${width}x${height} (browser)`, { skip: plan.skip ?? false }, () => {
-    let backend;
-    let browser;
-    let page;
-
-    before(async () => {
-      backend = await startBackend(plan);
-      browser = await launchBrowser();
-      page = await browser.newPage({ viewport: { width, height } });
-    });
-
-    after(async () => {
-      await browser?.close();
-      await backend?.stop();
-    });
+    const ctx = browserSuite(before, after, { width, height, pageErrors: false });
 
     for (const [file] of [
       ["ticket-reopen.yaml"],
@@ -35,6 +22,7 @@ for (const [width, height] of [
       ["handoff-loop.yaml"],
     ]) {
       it(file, async () => {
+        const { page, backend } = ctx;
         await page.goto(backend.page(`open=${file}`));
         await page.locator('[data-testid^="node-"]').first().waitFor();
         await page.waitForTimeout(400);
