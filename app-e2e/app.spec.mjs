@@ -33,8 +33,8 @@ after(() => rmSync(work, { recursive: true, force: true }));
 const FAILURES = join(tmpdir(), "baton-app-e2e-failures");
 
 /** Starts the app on `file`; `fn(browser, app)`; always stops it (and keeps a screenshot on failure). */
-async function withApp(file, name, fn) {
-  const app = await startApp(file);
+async function withApp(file, name, fn, opts = {}) {
+  const app = await startApp(file, opts);
   try {
     await fn(app.browser, app);
   } catch (e) {
@@ -130,6 +130,32 @@ describe("the desktop app", { timeout: 15 * 60_000 }, () => {
       mkdirSync(dirname(SHOT), { recursive: true });
       screenshot(app.env, SHOT);
     });
+  });
+
+  it("B2: under the C locale (LANG=C.UTF-8, as a minimal system reports it) the debugger's context chart draws", { timeout: 6 * 60_000 }, async () => {
+    const dir = join(work, "b2");
+    mkdirSync(dir);
+    const file = exampleCopy(dir, "ticket-reopen.yaml");
+    const locale = { LANG: "C.UTF-8", LC_ALL: "C.UTF-8", LANGUAGE: "" };
+    await withApp(
+      file,
+      "b2",
+      async (b) => {
+        await waitFor(b, '[data-testid="node-triage"]', START);
+        await byId(b, "tab-run").click();
+        await byId(b, "run-start").waitForClickable({ timeout: STEP });
+        await byId(b, "run-start").click();
+        await waitFor(b, '[data-testid="run-status"][data-status="finished"]');
+        await byId(b, "run-debug").click();
+        await waitFor(b, '[data-testid="app"][data-mode="debug"]');
+        await waitFor(b, '[data-testid="context-chart-plot"]');
+        assert.equal(await b.$('[data-testid="context-chart-failed"]').isExisting(), false);
+        assert.equal(await b.$('[data-testid="chart-error"]').isExisting(), false);
+        const lang = await b.execute(() => navigator.language);
+        assert.ok(typeof lang === "string", `navigator.language: ${lang}`);
+      },
+      { env: locale },
+    );
   });
 
   it("C: started on a trace, imports it and debugs it: Triage hands off to Billing", { timeout: 6 * 60_000 }, async () => {

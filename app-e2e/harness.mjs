@@ -36,13 +36,14 @@ function driverPath() {
 
 /**
  * Starts Xvfb, tauri-driver and the app on `file`; returns {browser, dir, stop}. `setup(dir, env)`
- * may fill the private data directory and store first (`env.BATON_DB`).
+ * may fill the private data directory and store first (`env.BATON_DB`); `env` is added to the
+ * environment of the driver and the app (a locale, say).
  */
-export async function startApp(file, { setup } = {}) {
+export async function startApp(file, { setup, env: extra } = {}) {
   if (!existsSync(APP)) throw new Error(`${APP} is missing: run \`make app\` first`);
   const dir = mkdtempSync(join(tmpdir(), "baton-app-e2e-"));
   const procs = [];
-  const env = { ...process.env, XDG_DATA_HOME: join(dir, "data"), BATON_DB: join(dir, "store.db") };
+  const env = { ...process.env, ...extra, XDG_DATA_HOME: join(dir, "data"), BATON_DB: join(dir, "store.db") };
   mkdirSync(env.XDG_DATA_HOME, { recursive: true });
   if (setup) setup(dir, env);
   if (!env.DISPLAY) {
