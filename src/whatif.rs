@@ -221,18 +221,6 @@ pub fn what_if(trace: &Trace, index: u32, facts: &[PinnedFact]) -> Result<WhatIf
         });
     }
     let put_back = outside_the_policy(trace, tr, &rows, &mut notes);
-    if let (Some(full), Some(nest)) = (
-        rows.iter().find(|r| r.spec == ContextPolicy::Full),
-        rows.iter().find(|r| r.spec == ContextPolicy::NestSummary),
-    ) && nest.tokens > full.tokens
-    {
-        notes.push(format!(
-            "nest_summary is larger here than full (~{} vs ~{} tokens): it writes the earlier items out again as one \
-             transcript message, each call with its arguments and each output in full inside the summary's frame, \
-             as the Agents SDK's nest_handoff_history renders them",
-            nest.tokens, full.tokens
-        ));
-    }
     for f in facts.iter().filter(|f| !put_back.contains(&f.id)) {
         let in_own = tr.sender[..own].iter().any(|id| store.get(*id).fact.as_deref() == Some(f.id.as_str()));
         let stated = hist_items.iter().any(|id| {
@@ -247,6 +235,19 @@ pub fn what_if(trace: &Trace, index: u32, facts: &[PinnedFact]) -> Result<WhatIf
                 f.id
             ));
         }
+    }
+    // After what the facts need: why a summary can cost more than the history.
+    if let (Some(full), Some(nest)) = (
+        rows.iter().find(|r| r.spec == ContextPolicy::Full),
+        rows.iter().find(|r| r.spec == ContextPolicy::NestSummary),
+    ) && nest.tokens > full.tokens
+    {
+        notes.push(format!(
+            "nest_summary is larger here than full (~{} vs ~{} tokens): it writes the earlier items out again as one \
+             transcript message, each call with its arguments and each output in full inside the summary's frame, \
+             as the Agents SDK's nest_handoff_history renders them",
+            nest.tokens, full.tokens
+        ));
     }
     let mut named: Vec<ItemId> = tr.sender.clone();
     for r in &rows {

@@ -66,7 +66,7 @@ impl Capture {
             runs: s.runs.load(Ordering::Relaxed),
             transfers: s.transfers.load(Ordering::Relaxed),
             lost_facts: s.lost_facts.load(Ordering::Relaxed),
-            waiting: self.live.held() as u32,
+            waiting: self.live.waiting() as u32,
             last_run: self.last_run.lock().expect("no panic while held").clone(),
             refused: self.refused.lock().expect("no panic while held").clone(),
         }

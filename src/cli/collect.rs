@@ -105,7 +105,7 @@ pub fn run(a: Args) -> Outcome {
                     s.runs.load(Ordering::Relaxed),
                     s.transfers.load(Ordering::Relaxed),
                     s.lost_facts.load(Ordering::Relaxed),
-                    stats.held()
+                    stats.waiting()
                 );
             }
         });

@@ -731,6 +731,13 @@ impl Live {
         self.traces.lock().expect("no panic while held").held
     }
 
+    /// Spans of traces not saved yet (what "waiting" means to a user; saved traces kept only to
+    /// amend their runs are not counted).
+    pub fn waiting(&self) -> usize {
+        let t = self.traces.lock().expect("no panic while held");
+        t.pending.values().map(|p| p.spans.len()).sum()
+    }
+
     /// What the held spans weigh, in bytes ([`span_bytes`]).
     pub fn held_bytes(&self) -> usize {
         self.traces.lock().expect("no panic while held").bytes

@@ -96,7 +96,7 @@ describe("what-if, forks and lineage (browser, http adapter)", { skip: plan.skip
       const statuses = await sel(`[data-testid="whatif-fact"][data-fact="${FACT}"]`).evaluateAll((els) => els.map((e) => e.dataset.status));
       assert.ok(statuses.length >= 3 && statuses.every((s) => s === "lost"), `statuses: ${statuses}`);
       const red = await row(RECORDED).locator(".fact-pill").evaluate((e) => getComputedStyle(e).backgroundColor);
-      assert.equal(red, "rgb(220, 38, 38)");
+      assert.equal(red, "rgb(200, 30, 30)");
       assert.match(await byId("whatif-note").first().innerText(), new RegExp(FACT));
       // every column fits the pane: the fact's status is not cut off at the right
       const fit = await page.evaluate(() => {
@@ -160,6 +160,17 @@ describe("what-if, forks and lineage (browser, http adapter)", { skip: plan.skip
       await fork.waitFor();
       assert.match(await fork.innerText(), /stays resolved/);
       await shot(`fork-parent-lineage-${at}`);
+
+      // back in the editor, the Run tab's result is the parent's, and says a fork was made since
+      await byId("debug-exit").click();
+      await sel('[data-testid="app"][data-mode="design"]').waitFor();
+      await showTab("run");
+      assert.equal(await sel('[data-testid="run-status"]').getAttribute("data-run"), parent);
+      const newer = byId("run-newer-fork");
+      await newer.waitFor();
+      assert.match(await newer.innerText(), new RegExp(`forked since:\\s+open the fork ${child.replace(/-/g, "").slice(-8)}`));
+      await byId("run-open-fork").click();
+      await sel(`[data-testid="debugger"][data-run="${child}"]`).waitFor();
       assert.deepEqual(errors, []);
     });
   }

@@ -144,7 +144,7 @@ for (const [width, height] of [
       assert.ok(evidence.includes("reappears") && evidence.includes("claim"), evidence.join(","));
       // the chips' colours: high red, low grey
       const bg = (loc) => loc.evaluate((e) => getComputedStyle(e).backgroundColor);
-      assert.equal(await bg(top.getByTestId("suspect-confidence")), "rgb(220, 38, 38)");
+      assert.equal(await bg(top.getByTestId("suspect-confidence")), "rgb(200, 30, 30)");
       const low = sel('[data-testid="suspect"][data-confidence="low"] [data-testid="suspect-confidence"]').first();
       assert.equal(await bg(low), "rgb(234, 236, 240)");
       await shot("panel");
@@ -162,7 +162,7 @@ for (const [width, height] of [
       const mark = card.locator(".item-tag.tag-suspect-high");
       await mark.waitFor();
       assert.equal(await mark.textContent(), "suspect");
-      assert.equal(await mark.evaluate((e) => getComputedStyle(e).backgroundColor), "rgb(220, 38, 38)");
+      assert.equal(await mark.evaluate((e) => getComputedStyle(e).backgroundColor), "rgb(200, 30, 30)");
       assert.match(await card.innerText(), /FIX_4812/);
       // scrolled into the diff's view (smoothly)
       const inView = () =>

@@ -53,6 +53,7 @@ export function makeForkCommands(run: RunCommands) {
     }
     useFork.getState().remember(forked.run_id, forked.fork);
     useRun.getState().bumpRuns();
+    useRun.getState().setLastFork({ runId: forked.run_id, parent: runId });
     if (await run.openRun(forked.run_id, { step: spec.at })) {
       ui().notify("success", `Forked at step ${spec.at}`, `The fork ${describeDivergence(forked.fork.divergence, agentName)}.`);
     }

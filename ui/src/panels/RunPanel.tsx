@@ -1,7 +1,8 @@
 // The Run tab: scenario, simulated latency, breakpoints and providers; Start / Cancel / Resume;
 // the live run's steps as they arrive, and its outcome. A message box runs the topology on a typed
 // message; Start and the top bar's Run share one rule (`runBlocker`) and say why when they cannot.
-import { AlertTriangle, Bug, CircleDot, Loader2, MessageSquare, Pause, Play, Plus, Send, Settings, Square, X } from "lucide-react";
+import { AlertTriangle, Bug, CircleDot, GitFork, Loader2, MessageSquare, Pause, Play, Plus, Send, Settings, Square, X } from "lucide-react";
+import { shortRunId } from "../run/ids";
 import "../styles/editor.css";
 import { addDefaultRules, createScenario } from "../commands/scenarios";
 import { agentsWithoutRules, pickScenario } from "../model/scenario";
@@ -356,6 +357,21 @@ function LiveStatus({ commands, live, agentName }: { commands: RunCommands; live
           <Bug size={13} /> Open in debugger
         </button>
       )}
+      <NewerFork live={live} commands={commands} />
     </div>
+  );
+}
+
+/** After a fork of this run, the result above is the parent's: said, with the fork one click away. */
+function NewerFork({ live, commands }: { live: LiveRun; commands: RunCommands }) {
+  const fork = useRun((s) => s.lastFork);
+  if (!fork || live.status !== "finished" || fork.parent !== live.runId) return null;
+  return (
+    <span className="muted small run-newer-fork" data-testid="run-newer-fork">
+      this run was forked since:{" "}
+      <button className="btn btn-ghost btn-xs" data-testid="run-open-fork" onClick={() => void commands.openRun(fork.runId)}>
+        <GitFork size={12} /> open the fork {shortRunId(fork.runId)}
+      </button>
+    </span>
   );
 }

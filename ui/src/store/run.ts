@@ -23,6 +23,8 @@ type RunStore = {
   runsVersion: number;
   /** The port the Capture switch listens on (0: a free one the system picks). */
   capturePort: number;
+  /** The newest fork made in this window, and the run it was forked from. */
+  lastFork: { runId: string; parent: string } | null;
 
   setScenario(topology: string, name: string): void;
   toggleBreakpoint(topology: string, edge: string): void;
@@ -34,6 +36,7 @@ type RunStore = {
   clearLive(): void;
   bumpRuns(): void;
   setCapturePort(port: number): void;
+  setLastFork(fork: { runId: string; parent: string } | null): void;
 };
 
 export const useRun = create<RunStore>()((set, get) => ({
@@ -45,6 +48,11 @@ export const useRun = create<RunStore>()((set, get) => ({
   liveToken: 0,
   runsVersion: 0,
   capturePort: DEFAULT_CAPTURE_PORT,
+  lastFork: null,
+
+  setLastFork(fork) {
+    set({ lastFork: fork });
+  },
 
   setScenario(topology, name) {
     set({ scenario: { ...get().scenario, [topology]: name } });
@@ -64,6 +72,7 @@ export const useRun = create<RunStore>()((set, get) => ({
     set({ useLive });
   },
   begin(live) {
+    set({ lastFork: null });
     const token = get().liveToken + 1;
     set({ live, liveToken: token });
     return token;
