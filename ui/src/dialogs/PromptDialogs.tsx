@@ -1,5 +1,5 @@
 // The promise-backed dialogs: unsaved-changes confirmation and the path prompt.
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { usePrompt, type PathPrompt as PathPromptRequest } from "../store/prompt";
 import { useUi } from "../store/ui";
 import { Modal } from "./Modal";
@@ -45,6 +45,15 @@ function PathPrompt({ req }: { req: PathPromptRequest }) {
   const [error, setError] = useState<{ reason: string; fixed?: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const ok = value.trim() !== "" && !busy;
+  const input = useRef<HTMLInputElement>(null);
+  // A refusal hands focus back to the path, with the text as typed (the whole of it selected):
+  // the next keystrokes fix it.
+  useEffect(() => {
+    if (error && input.current && document.activeElement !== input.current) {
+      input.current.focus({ preventScroll: true });
+      input.current.select();
+    }
+  }, [error]);
 
   // The typed path stays whatever happens: a refusal or a failed write shows under it.
   async function confirm(path: string) {
@@ -90,6 +99,7 @@ function PathPrompt({ req }: { req: PathPromptRequest }) {
       </label>
       <input
         id="path-input"
+        ref={input}
         className="input mono"
         autoFocus
         value={value}

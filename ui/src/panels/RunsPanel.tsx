@@ -382,7 +382,7 @@ function RunRow({
             {r.topology}
           </span>
         ) : (
-          r.scenario
+          <span className="run-scenario">{r.scenario}</span>
         )}
         <RunIdTag run={r} />
         <RunSourceTag run={r} />
