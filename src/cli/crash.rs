@@ -18,8 +18,9 @@ pub fn install() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         // Output piped into a reader that stopped (`| head`): not a bug; end quietly, as other
-        // command-line tools do. (SIGPIPE stays ignored: a child's closed stdin must not kill Baton.)
-        if payload(info).contains("Broken pipe") {
+        // command-line tools do. Matched by the error number, not its (translated) text. SIGPIPE
+        // stays ignored: a child's closed stdin must not kill Baton.
+        if payload(info).contains(&format!("(os error {})", libc::EPIPE)) {
             std::process::exit(141);
         }
         match write_report(info) {

@@ -324,25 +324,33 @@ impl Live {
 
     /// Whether `spans` can be held (saved traces kept to amend their runs give way).
     pub fn room_for(&self, spans: &[Span]) -> Taken {
-        let bytes: usize = spans.iter().map(span_bytes).sum();
+        let weights: Vec<usize> = spans.iter().map(span_bytes).collect();
+        self.room_for_weighed(&weights)
+    }
+
+    /// [`Self::room_for`] of spans already weighed ([`span_bytes`] each).
+    fn room_for_weighed(&self, weights: &[usize]) -> Taken {
+        let (n, bytes) = (weights.len(), weights.iter().sum::<usize>());
         let mut t = self.traces.lock().expect("no panic while held");
-        if spans.len() > t.max_spans || bytes > t.max_bytes {
+        if n > t.max_spans || bytes > t.max_bytes {
             return Taken::TooLarge(format!(
                 "the request holds {} spans ({} KB): more than this collector holds at once ({} spans, {} KB); send \
                  smaller batches or raise --max-spans / --max-mb",
-                spans.len(),
+                n,
                 bytes >> 10,
                 t.max_spans,
                 t.max_bytes >> 10
             ));
         }
-        if t.make_room(spans.len(), bytes) { Taken::Yes } else { Taken::Full(t.held) }
+        if t.make_room(n, bytes) { Taken::Yes } else { Taken::Full(t.held) }
     }
 
     /// Takes an accepted request: writes its body to the inbox (when there is one), then its
     /// spans. Nothing is taken unless the answer is [`Taken::Yes`].
     pub async fn take(&self, encoding: &str, body: &[u8], spans: Vec<Span>) -> Result<Taken, String> {
-        let room = self.room_for(&spans);
+        // Weighed once, outside the lock: the check and the taking share it.
+        let weights: Vec<usize> = spans.iter().map(span_bytes).collect();
+        let room = self.room_for_weighed(&weights);
         // Nothing to keep: an empty request never enters the inbox (it would never leave it).
         if room != Taken::Yes || spans.is_empty() {
             return Ok(room);
@@ -352,7 +360,7 @@ impl Live {
             None => None,
         };
         let held = self.held();
-        Ok(if self.accept_from(spans, row, false) { Taken::Yes } else { Taken::Full(held) })
+        Ok(if self.accept_weighed(spans, weights, row, false) { Taken::Yes } else { Taken::Full(held) })
     }
 
     /// Replays what the inbox still holds (a collector that stopped before saving it): those
@@ -385,9 +393,13 @@ impl Live {
     }
 
     fn accept_from(&self, spans: Vec<Span>, row: Option<i64>, replayed: bool) -> bool {
+        let weights: Vec<usize> = spans.iter().map(span_bytes).collect();
+        self.accept_weighed(spans, weights, row, replayed)
+    }
+
+    fn accept_weighed(&self, spans: Vec<Span>, weights: Vec<usize>, row: Option<i64>, replayed: bool) -> bool {
         let mut t = self.traces.lock().expect("no panic while held");
         // What the inbox replays was acknowledged already: it is taken whatever it weighs.
-        let weights: Vec<usize> = spans.iter().map(span_bytes).collect();
         if !t.make_room(spans.len(), weights.iter().sum()) && !replayed {
             return false;
         }

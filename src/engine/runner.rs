@@ -505,6 +505,8 @@ impl<'t> Runner<'t> {
                     }
                 };
                 let resp = match result {
+                    // Baton's own providers are redacted where they are made (`LiveModels`); a
+                    // model a library user plugs in is redacted here.
                     Ok(r) => crate::providers::redact::response(r),
                     Err(ModelError::Cancelled) => return (f, End::Cancelled),
                     Err(e) => {

@@ -110,19 +110,18 @@ impl Reader<'_> {
     pub async fn search_runs(&mut self, q: &RunQuery) -> Result<RunPage, StoreError> {
         let mut conds: Vec<String> = vec![];
         let mut binds: Vec<String> = vec![];
+        // Its identity, or (runs saved before it had one) its name: the store's own
+        // `OF_TOPOLOGY`, whose two parameters come first.
+        if let (Some(id), Some(name)) = (&q.topology_id, &q.topology) {
+            binds.extend([id.clone(), name.clone()]);
+            conds.push(super::read::OF_TOPOLOGY.to_owned());
+        }
         let mut bind = |conds: &mut Vec<String>, sql: &str, v: String| {
             binds.push(v);
             conds.push(sql.replace('?', &format!("${}", binds.len())));
         };
         match (&q.topology_id, &q.topology) {
-            (Some(id), Some(name)) => {
-                bind(&mut conds, "(topology_id = ?", id.clone());
-                bind(&mut conds, "(topology_id IS NULL AND topology = ?))", name.clone());
-                // The two halves are one condition.
-                let second = conds.pop().expect("pushed");
-                let first = conds.pop().expect("pushed");
-                conds.push(format!("{first} OR {second}"));
-            }
+            (Some(_), Some(_)) => {}
             (Some(id), None) => bind(&mut conds, "topology_id = ?", id.clone()),
             (None, Some(t)) => bind(&mut conds, "topology = ?", t.clone()),
             (None, None) => {}
