@@ -58,6 +58,16 @@ const waitFor = (b, css, timeout = STEP) => b.$(css).waitForExist({ timeout });
 /** The text of the first element matching `css` (textContent: WebDriver's rendered text is unreliable on the canvas). */
 const textOf = (b, css) => b.execute((sel) => document.querySelector(sel)?.textContent ?? "", css);
 
+/** Runs the open topology's scenario from the Run tab and opens the run in the debugger. */
+async function runAndDebug(b) {
+  await waitFor(b, '[data-testid="node-triage"]', START);
+  await byId(b, "tab-run").click();
+  await byId(b, "run-start").waitForClickable({ timeout: STEP });
+  await byId(b, "run-start").click();
+  await waitFor(b, '[data-testid="run-status"][data-status="finished"]');
+  await byId(b, "run-debug").click();
+}
+
 describe("the desktop app", { timeout: 15 * 60_000 }, () => {
   it("A: opens an example from its command line, renames an agent, saves with Ctrl+S", { timeout: 6 * 60_000 }, async () => {
     const dir = join(work, "a");
@@ -141,12 +151,7 @@ describe("the desktop app", { timeout: 15 * 60_000 }, () => {
       file,
       "b2",
       async (b) => {
-        await waitFor(b, '[data-testid="node-triage"]', START);
-        await byId(b, "tab-run").click();
-        await byId(b, "run-start").waitForClickable({ timeout: STEP });
-        await byId(b, "run-start").click();
-        await waitFor(b, '[data-testid="run-status"][data-status="finished"]');
-        await byId(b, "run-debug").click();
+        await runAndDebug(b);
         await waitFor(b, '[data-testid="app"][data-mode="debug"]');
         await waitFor(b, '[data-testid="context-chart-plot"]');
         assert.equal(await b.$('[data-testid="context-chart-failed"]').isExisting(), false);
@@ -250,12 +255,7 @@ describe("the desktop app", { timeout: 15 * 60_000 }, () => {
     mkdirSync(dir);
     const file = exampleCopy(dir, "ticket-reopen.yaml");
     await withApp(file, "f", async (b) => {
-      await waitFor(b, '[data-testid="node-triage"]', START);
-      await byId(b, "tab-run").click();
-      await byId(b, "run-start").waitForClickable({ timeout: STEP });
-      await byId(b, "run-start").click();
-      await waitFor(b, '[data-testid="run-status"][data-status="finished"]');
-      await byId(b, "run-debug").click();
+      await runAndDebug(b);
       await waitFor(b, '[data-testid="timeline-step"]');
       const parent = await byId(b, "debugger").getAttribute("data-run");
       await byId(b, "next-transfer").click();

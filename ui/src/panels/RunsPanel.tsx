@@ -373,7 +373,7 @@ function RunRow({
       <td className="col-pick">
         <input type="checkbox" checked={on} onChange={onPick} aria-label={`Pick ${label} to compare`} data-testid="run-pick" />
       </td>
-      <td className="col-outcome">
+      <td className="col-outcome" title={r.outcome.reason}>
         <RunOutcome run={r} />
       </td>
       <td className="col-scenario" title={showTopology ? undefined : r.scenario}>
