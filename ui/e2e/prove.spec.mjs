@@ -123,6 +123,8 @@ describe(`Prove and the mark at ${width}x${height} (browser, http adapter)`, { s
     await button.click();
     const view = byId("compare-view");
     await view.waitFor();
+    // the dialog shows "Loading…" until both overviews arrive; its cards come with them
+    await view.locator('[data-testid="compare-run"]').nth(1).waitFor();
     const sides = await view.locator('[data-testid="compare-run"]').evaluateAll((els) => els.map((e) => [e.dataset.side, e.dataset.run]));
     assert.deepEqual(sides, [
       ["A", runId],
