@@ -20,6 +20,15 @@ pub enum Refused {
     MediaType(String),
 }
 
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refused::Malformed(m) | Refused::MediaType(m) => f.write_str(m),
+            Refused::TooLarge(n) => write!(f, "the body is larger than {} MB once decompressed", n >> 20),
+        }
+    }
+}
+
 /// The body's encoding, from `Content-Type`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Encoding {

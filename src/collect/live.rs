@@ -9,6 +9,25 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+/// A trace past either of these is saved in the large lane ([`Lane::Large`]).
+const LARGE_SPANS: usize = 2_000;
+const LARGE_BYTES: usize = 8 << 20;
+
+/// Which traces a saving loop takes: ordinary ones are saved in a loop of their own, so one
+/// large trace (thousands of spans, a deep chain, megabytes of attributes) never delays them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lane {
+    Ordinary,
+    Large,
+}
+
+impl Lane {
+    fn takes(self, p: &Pending) -> bool {
+        let large = p.spans.len() > LARGE_SPANS || p.bytes > LARGE_BYTES;
+        large == (self == Lane::Large)
+    }
+}
+
 /// How many quiet periods a trace without its root waits before it is saved anyway.
 const ROOTLESS_QUIET_FACTOR: u32 = 15;
 
@@ -195,9 +214,21 @@ fn run_id_for(trace_id: &str) -> String {
 
 /// The trace of one captured OTLP trace, as a file import builds it.
 fn build(trace_id: &str, p: &Pending, source: &str) -> Result<crate::trace::Trace, String> {
-    let mut spans = p.spans.clone();
-    let mut run = otlp::to_run(trace_id, &mut spans);
-    if !p.root_seen {
+    build_spans(trace_id, &p.spans, p.root_seen, p.replayed, source)
+}
+
+/// The trace of `spans` (one trace's), or why it is not saved; `root_seen`: its root arrived;
+/// `replayed`: read back from the inbox after the collector stopped.
+pub(super) fn build_spans(
+    trace_id: &str,
+    spans: &[Span],
+    root_seen: bool,
+    replayed: bool,
+    source: &str,
+) -> Result<crate::trace::Trace, String> {
+    let mut spans = spans.to_vec();
+    let mut run = otlp::to_run(trace_id, &mut spans)?;
+    if !root_seen {
         run.notes.push(
             "no root span arrived (its parent may be in another service, or was never sent): the run holds the \
              spans present, and spans that arrive later amend it"
@@ -221,7 +252,7 @@ fn build(trace_id: &str, p: &Pending, source: &str) -> Result<crate::trace::Trac
     if let Some(serde_json::Value::Object(m)) = trace.source.as_mut() {
         m.insert("captured".into(), serde_json::Value::Bool(true));
     }
-    if p.replayed {
+    if replayed {
         trace.outcome.status = crate::trace::OutcomeStatus::Interrupted;
         trace.outcome.reason = "the collector stopped before this trace ended; these are the spans it had \
                                 acknowledged, and spans that arrive now amend the run"
@@ -457,14 +488,15 @@ impl Live {
         true
     }
 
-    /// Saves every trace whose root is in and that has been quiet long enough (all of them when
-    /// `all`, at shutdown). Returns what was saved.
-    pub async fn complete(&self, store: &Store, all: bool) -> Vec<Result<Saved, String>> {
+    /// Saves every trace of `lane` whose root is in and that has been quiet long enough (all of
+    /// them when `all`, at shutdown). Returns what was saved.
+    pub async fn complete(&self, store: &Store, all: bool, lane: Lane) -> Vec<Result<Saved, String>> {
         let ready: Vec<(String, Pending)> = {
             let mut t = self.traces.lock().expect("no panic while held");
             let ids: Vec<String> = t
                 .pending
                 .iter()
+                .filter(|(_, p)| lane.takes(p))
                 .filter(|(_, p)| {
                     // A trace whose root never arrives (its parent is in an upstream service, or
                     // was lost) is saved once it has been quiet fifteen times as long (30 s by
@@ -492,6 +524,7 @@ impl Live {
             let now = Instant::now();
             t.pending
                 .iter_mut()
+                .filter(|(_, p)| lane.takes(p))
                 .filter(|(_, p)| {
                     // A trace whose root has not ended is still running: shown from its first
                     // agent span on. So is one whose spans keep arriving over more than a second

@@ -9,6 +9,7 @@ pub mod live;
 
 use crate::serve::Guard;
 use crate::store::Store;
+use crate::trace::Trace;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, State};
@@ -16,7 +17,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use decode::{Encoding, Refused};
-pub use live::{Live, Saved, Taken};
+pub use live::{Lane, Live, Saved, Taken};
 use opentelemetry_proto::tonic::collector::trace::v1::{ExportTracePartialSuccess, ExportTraceServiceResponse};
 use prost::Message;
 use std::sync::Arc;
@@ -44,6 +45,27 @@ pub fn router(live: Arc<Live>, guard: Guard) -> Router {
         .route("/v1/traces", post(traces))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(Shared { live, guard: Arc::new(guard) })
+}
+
+/// What the receiver makes of one request body, without a server or store: the body inflated
+/// and decoded as `POST /v1/traces` does (`content_type` as sent, gzip or not), its spans grouped
+/// by trace, and each trace built as it would be saved, or why not. The request path of
+/// `collect` the fuzz target drives; a refused body is `Err` with what the exporter would be told.
+pub fn runs_of_request(body: &[u8], content_type: &str, gzip: bool) -> Result<Vec<Result<Trace, String>>, String> {
+    let encoding = Encoding::from_content_type(content_type).map_err(|r| r.to_string())?;
+    let inflated = decode::inflate(body, gzip, MAX_INFLATED).map_err(|r| r.to_string())?;
+    let (spans, _, _) = decode::spans(&inflated, encoding).map_err(|r| r.to_string())?;
+    let mut traces: std::collections::BTreeMap<String, Vec<crate::import::otlp::Span>> = Default::default();
+    for s in spans {
+        traces.entry(s.trace_id.clone()).or_default().push(s);
+    }
+    Ok(traces
+        .iter()
+        .map(|(id, spans)| {
+            let root_seen = spans.iter().any(|s| s.parent.is_empty());
+            live::build_spans(id, spans, root_seen, false, "fuzz")
+        })
+        .collect())
 }
 
 /// An OTLP/HTTP error answer: a plain message (exporters log it), the status the spec gives.
@@ -136,35 +158,43 @@ async fn traces(State(s): State<Shared>, headers: HeaderMap, body: Bytes) -> Res
 fn refused(r: Refused) -> Response {
     match r {
         Refused::Malformed(m) => refuse(StatusCode::BAD_REQUEST, m),
-        Refused::TooLarge(n) => {
-            refuse(StatusCode::PAYLOAD_TOO_LARGE, format!("the body is larger than {} MB once decompressed", n >> 20))
-        }
+        Refused::TooLarge(_) => refuse(StatusCode::PAYLOAD_TOO_LARGE, r.to_string()),
         Refused::MediaType(m) => refuse(StatusCode::UNSUPPORTED_MEDIA_TYPE, m),
     }
 }
 
 /// Saves completed traces every `every` until `stop` resolves, then saves the rest; reports each
-/// saved run (or why a trace was not saved) through `report`.
+/// saved run (or why a trace was not saved) through `report`. Large traces are saved in a lane
+/// of their own ([`Lane`]), so that an ordinary trace never waits behind one.
 pub async fn keep_saving(
     live: Arc<Live>,
     store: Store,
     every: std::time::Duration,
     stop: impl std::future::Future<Output = ()>,
-    mut report: impl FnMut(Result<Saved, String>),
+    report: impl FnMut(Result<Saved, String>) + Send,
 ) {
-    tokio::pin!(stop);
-    let mut tick = tokio::time::interval(every);
-    loop {
-        tokio::select! {
-            _ = &mut stop => break,
-            _ = tick.tick() => {
-                for r in live.complete(&store, false).await {
-                    report(r);
+    let (stopped, on_stop) = tokio::sync::watch::channel(false);
+    let report = std::sync::Mutex::new(report);
+    let lane = |lane: Lane| {
+        let (live, store, mut on_stop, report) = (live.clone(), store.clone(), on_stop.clone(), &report);
+        async move {
+            let mut tick = tokio::time::interval(every);
+            let say = |saved: Vec<Result<Saved, String>>| {
+                let mut report = report.lock().expect("no panic while held");
+                saved.into_iter().for_each(|r| (*report)(r));
+            };
+            loop {
+                tokio::select! {
+                    _ = on_stop.changed() => break,
+                    _ = tick.tick() => say(live.complete(&store, false, lane).await),
                 }
             }
+            say(live.complete(&store, true, lane).await);
         }
-    }
-    for r in live.complete(&store, true).await {
-        report(r);
-    }
+    };
+    let stopper = async move {
+        stop.await;
+        let _ = stopped.send(true);
+    };
+    tokio::join!(stopper, lane(Lane::Ordinary), lane(Lane::Large));
 }

@@ -5,6 +5,7 @@
 //! bounded by the largest single trace, not by the file.
 
 mod adk;
+mod ancestry;
 mod autogen;
 mod groupchat;
 mod langfuse;
@@ -14,6 +15,7 @@ pub mod otlp;
 mod reconstruct;
 mod recorded;
 
+pub use ancestry::MAX_NESTING;
 pub use reconstruct::reconstruct;
 pub use recorded::{CallRec, Ev, MsgRec, RecordedRun, Role};
 
@@ -334,8 +336,7 @@ impl<'a> Assembler<'a> {
                         if !t.spans.is_empty() {
                             let t = self.sdk.remove(&id).expect("present");
                             self.sdk_order.retain(|x| *x != id);
-                            let run = openai_agents::to_run(&t);
-                            self.emit(run, on_run)?;
+                            self.emit_or_skip(openai_agents::to_run(&t), None, on_run)?;
                         }
                     } else {
                         t.spans.push(it);
@@ -355,8 +356,7 @@ impl<'a> Assembler<'a> {
                         continue;
                     }
                     let id = spans[0].trace_id.clone();
-                    let run = otlp::to_run(&id, &mut spans);
-                    self.emit(run, on_run)?;
+                    self.emit_spans(&id, &mut spans, None, on_run)?;
                 }
             }
             SourceFormat::Adk => {
@@ -428,10 +428,9 @@ impl<'a> Assembler<'a> {
         self.otlp_held -= p.spans.len();
         if !p.root_seen {
             let mut spans = p.spans;
-            let mut run = otlp::to_run(id, &mut spans);
-            run.notes.push("no root span was found: the trace was imported from the spans present".into());
             self.flush_conversation(on_run)?;
-            return self.emit(run, on_run);
+            let note = "no root span was found: the trace was imported from the spans present";
+            return self.emit_spans(id, &mut spans, Some(note), on_run);
         }
         self.finished_otlp_trace(id.to_owned(), p.spans, on_run)
     }
@@ -461,10 +460,7 @@ impl<'a> Assembler<'a> {
                         self.conversation = Some((c, id, spans));
                         Ok(())
                     }
-                    None => {
-                        let run = otlp::to_run(&id, &mut spans);
-                        self.emit(run, on_run)
-                    }
+                    None => self.emit_spans(&id, &mut spans, None, on_run),
                 }
             }
         }
@@ -475,10 +471,41 @@ impl<'a> Assembler<'a> {
         on_run: &mut dyn FnMut(Trace, Topology) -> Result<(), ImportError>,
     ) -> Result<(), ImportError> {
         if let Some((_, id, mut spans)) = self.conversation.take() {
-            let run = otlp::to_run(&id, &mut spans);
-            self.emit(run, on_run)?;
+            self.emit_spans(&id, &mut spans, None, on_run)?;
         }
         Ok(())
+    }
+
+    /// The run of one OTLP or Langfuse trace, emitted (see [`Self::emit_or_skip`]).
+    fn emit_spans(
+        &mut self,
+        id: &str,
+        spans: &mut [otlp::Span],
+        note: Option<&str>,
+        on_run: &mut dyn FnMut(Trace, Topology) -> Result<(), ImportError>,
+    ) -> Result<(), ImportError> {
+        self.emit_or_skip(otlp::to_run(id, spans), note, on_run)
+    }
+
+    /// A span tree's run, emitted; a trace refused as it stands (spans nested past
+    /// [`ancestry::MAX_NESTING`]) is left out with its reason, which the summary reports (and the
+    /// import fails with when nothing else in the file is a run).
+    fn emit_or_skip(
+        &mut self,
+        run: Result<RecordedRun, String>,
+        note: Option<&str>,
+        on_run: &mut dyn FnMut(Trace, Topology) -> Result<(), ImportError>,
+    ) -> Result<(), ImportError> {
+        match run {
+            Ok(mut run) => {
+                run.notes.extend(note.map(str::to_owned));
+                self.emit(run, on_run)
+            }
+            Err(why) => {
+                self.summary.skipped.push(why);
+                Ok(())
+            }
+        }
     }
 
     fn parse_err(&self, f: SourceFormat, line: usize, offset: u64, message: &str) -> ImportError {
@@ -499,9 +526,8 @@ impl<'a> Assembler<'a> {
     ) -> Result<(), ImportError> {
         for id in std::mem::take(&mut self.sdk_order) {
             if let Some(t) = self.sdk.remove(&id) {
-                let mut run = openai_agents::to_run(&t);
-                run.notes.push("the trace's closing `trace` object is missing: it was imported from its spans".into());
-                self.emit(run, on_run)?;
+                let note = "the trace's closing `trace` object is missing: it was imported from its spans";
+                self.emit_or_skip(openai_agents::to_run(&t), Some(note), on_run)?;
             }
         }
         for id in self.otlp_order.clone() {

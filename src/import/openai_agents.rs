@@ -4,6 +4,7 @@
 //! model saw, function spans give tool calls. A `response` span keeps only a response id: the
 //! importer says so instead of inventing a diff.
 
+use super::ancestry;
 use super::messages::openai_messages;
 use super::recorded::{CallTime, Ev, RecordedRun};
 use crate::providers::Usage;
@@ -39,29 +40,27 @@ fn usage_of(u: Option<&Value>) -> Option<Usage> {
     Some(Usage { input_tokens: input, output_tokens: output })
 }
 
-/// The recorded run of one SDK trace.
-pub fn to_run(t: &SdkTrace) -> RecordedRun {
+/// The recorded run of one SDK trace, or why it is refused (spans nested past
+/// [`ancestry::MAX_NESTING`]).
+pub fn to_run(t: &SdkTrace) -> Result<RecordedRun, String> {
     let by_id: HashMap<&str, &Value> = t.spans.iter().map(|sp| (s(sp, "id"), sp)).collect();
     let parent = |sp: &Value| by_id.get(s(sp, "parent_id")).copied();
     let kind = |sp: &Value| sp.pointer("/span_data/type").and_then(Value::as_str).unwrap_or_default().to_owned();
-    // The nearest agent span above, and whether a function span lies between (delegation).
-    let owner = |sp: &Value| -> (Option<String>, bool) {
-        let mut cur = parent(sp);
-        let mut through_function = false;
-        // Bounded: a recorded parent chain may loop.
-        let mut hops = 0usize;
-        while let Some(p) = cur.filter(|_| hops <= t.spans.len()) {
-            hops += 1;
-            match kind(p).as_str() {
-                "agent" => {
-                    return (p.pointer("/span_data/name").and_then(Value::as_str).map(str::to_owned), through_function);
-                }
-                "function" => through_function = true,
-                _ => {}
-            }
-            cur = parent(p);
-        }
-        (None, through_function)
+    // Every span's parent by index, its nesting checked, then the nearest agent and function
+    // above each span in one pass each (never a walk per span).
+    let index: HashMap<&str, usize> = t.spans.iter().enumerate().map(|(i, sp)| (s(sp, "id"), i)).collect();
+    let up: Vec<Option<usize>> = t.spans.iter().map(|sp| index.get(s(sp, "parent_id")).copied()).collect();
+    ancestry::check_nesting(&t.id, &up, |i| format!("span {}", s(&t.spans[i], "id")))?;
+    let kinds: Vec<String> = t.spans.iter().map(kind).collect();
+    let near_agent = ancestry::nearest(&up, |j| kinds[j] == "agent");
+    let near_function = ancestry::nearest(&up, |j| kinds[j] == "function");
+    // The nearest agent span above, and whether a function span lies between (delegation): the
+    // nearest function above lies below that agent when its own nearest agent is the same one.
+    let owner = |i: usize| -> (Option<String>, bool) {
+        let agent = near_agent[i];
+        let through_function = near_function[i].is_some_and(|f| near_agent[f] == agent);
+        let name = agent.and_then(|a| t.spans[a].pointer("/span_data/name").and_then(Value::as_str)).map(str::to_owned);
+        (name, through_function)
     };
     let has_agent_child: std::collections::HashSet<&str> = t
         .spans
@@ -76,7 +75,7 @@ pub fn to_run(t: &SdkTrace) -> RecordedRun {
         let d = sp.get("span_data").cloned().unwrap_or_default();
         let start = s(sp, "started_at").to_owned();
         let end = s(sp, "ended_at").to_owned();
-        let (agent, delegated) = owner(sp);
+        let (agent, delegated) = owner(order);
         let agent_name = agent.clone().unwrap_or_else(|| "agent".into());
         match kind(sp).as_str() {
             "agent" => {
@@ -185,7 +184,7 @@ pub fn to_run(t: &SdkTrace) -> RecordedRun {
     let started_at =
         t.spans.iter().map(|sp| s(sp, "started_at")).filter(|x| !x.is_empty()).min().unwrap_or_default().to_owned();
     let ended_at = t.spans.iter().map(|sp| s(sp, "ended_at")).max().unwrap_or_default().to_owned();
-    RecordedRun {
+    Ok(RecordedRun {
         id: t.id.clone(),
         name: t.name.clone(),
         started_at,
@@ -193,5 +192,5 @@ pub fn to_run(t: &SdkTrace) -> RecordedRun {
         events: timed.into_iter().map(|(_, _, e)| e).collect(),
         notes,
         ..Default::default()
-    }
+    })
 }

@@ -1106,3 +1106,72 @@ fn collect_holds_what_its_bounds_allow_and_lets_saved_traces_go() {
         assert_eq!(store.list_runs(None).await.unwrap().len(), 4);
     });
 }
+
+/// OTLP JSON spans of one trace: an agent's span with `calls` chat calls under it, or (nested)
+/// agent and chat spans each inside the one before; `tid` is two hex digits the trace id repeats,
+/// `t0` when it starts (ns).
+fn json_spans(tid: &str, calls: usize, nested: bool, t0: u64) -> Vec<Value> {
+    let sid = |k: usize| format!("{:016x}", k + 1);
+    let kv = |k: &str, v: &str| serde_json::json!({"key": k, "value": {"stringValue": v}});
+    (0..=calls)
+        .map(|k| {
+            let agent = k == 0 || (nested && k % 2 == 0);
+            let attrs = if agent {
+                serde_json::json!([kv("gen_ai.operation.name", "invoke_agent"), kv("gen_ai.agent.name", "A")])
+            } else {
+                let out = serde_json::json!([{"role": "assistant", "parts": [{"type": "text", "content": format!("answer {k}")}]}]);
+                serde_json::json!([kv("gen_ai.operation.name", "chat"), kv("gen_ai.output.messages", &out.to_string())])
+            };
+            let parent = match k {
+                0 => String::new(),
+                _ if nested => sid(k - 1),
+                _ => sid(0),
+            };
+            let (start, end) = (t0 + 10 * k as u64, if k == 0 { t0 + 10 * calls as u64 + 5 } else { t0 + 10 * k as u64 + 5 });
+            serde_json::json!({"traceId": tid.repeat(16), "spanId": sid(k), "parentSpanId": parent,
+                "name": if agent { "invoke_agent A" } else { "chat" },
+                "startTimeUnixNano": start.to_string(), "endTimeUnixNano": end.to_string(), "attributes": attrs})
+        })
+        .collect()
+}
+
+/// Issue #30: a large trace is saved in a lane of its own, so an ordinary trace sent after it
+/// (and starting later) is saved first instead of waiting behind it; a trace whose spans nest
+/// past 1,000 levels is refused (not saved), and neither stops the ordinary one.
+#[test]
+fn a_large_trace_does_not_delay_an_ordinary_one_and_a_chain_too_deep_is_refused() {
+    let c = Collector::start_in(tempfile::tempdir().unwrap(), 200);
+    let post = |spans: Vec<Value>| {
+        let doc = serde_json::json!({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]});
+        rt().block_on(async {
+            let r = reqwest::Client::new()
+                .post(c.url())
+                .header("content-type", "application/json")
+                .body(doc.to_string())
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(r.status(), 200);
+        })
+    };
+    post(json_spans("a1", 5_000, false, 1_000));
+    post(json_spans("d4", 1_001, true, 2_000_000));
+    post(json_spans("0b", 2, false, 5_000_000));
+    let saved = c.wait_for("saved run", 2);
+    let ((db, _dir), _) = c.stop();
+    let run_of = |tid: &str| {
+        let h = tid.repeat(16);
+        format!("{}-{}-{}-{}-{}", &h[..8], &h[8..12], &h[12..16], &h[16..20], &h[20..])
+    };
+    assert!(saved[0].contains(&run_of("0b")), "the ordinary trace first: {saved:?}");
+    assert!(saved[1].contains(&run_of("a1")), "{saved:?}");
+    rt().block_on(async {
+        let store = Store::open(&db).await.unwrap();
+        let mut ids: Vec<String> = store.list_runs(None).await.unwrap().into_iter().map(|r| r.id).collect();
+        ids.sort();
+        assert_eq!(ids, vec![run_of("0b"), run_of("a1")], "the 1,001-deep chain is not saved");
+        let large = store.load_trace(&run_of("a1")).await.unwrap();
+        let calls = large.steps.iter().filter(|s| s.kind == baton::trace::StepKind::ModelCall).count();
+        assert_eq!(calls, 5_000, "every chat span sent is a model call");
+    });
+}

@@ -448,3 +448,86 @@ fn a_key_from_an_endless_stdin_is_refused_with_the_limit() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("more than 16384 bytes") && err.contains("on one line"), "{err}");
 }
+
+/// A chain of `levels` nested OTLP spans (agent and chat in turn, each chat answering), in a
+/// trace whose id repeats `tid` (two hex digits).
+fn otlp_chain(tid: &str, levels: usize) -> serde_json::Value {
+    let sid = |k: usize| format!("{:016x}", k + 1);
+    let kv = |k: &str, v: &str| json!({"key": k, "value": {"stringValue": v}});
+    let spans: Vec<serde_json::Value> = (0..levels)
+        .map(|k| {
+            let attrs = if k % 2 == 0 {
+                json!([kv("gen_ai.operation.name", "invoke_agent"), kv("gen_ai.agent.name", &format!("agent{}", k % 5))])
+            } else {
+                let out = json!([{"role": "assistant", "parts": [{"type": "text", "content": format!("step {k}")}]}]);
+                json!([kv("gen_ai.operation.name", "chat"), kv("gen_ai.output.messages", &out.to_string())])
+            };
+            json!({"traceId": tid.repeat(16), "spanId": sid(k), "parentSpanId": if k == 0 { String::new() } else { sid(k - 1) },
+                   "name": if k % 2 == 0 { "invoke_agent" } else { "chat" },
+                   "startTimeUnixNano": (1_000_000 + k).to_string(), "endTimeUnixNano": (9_000_000 - k).to_string(),
+                   "attributes": attrs})
+        })
+        .collect();
+    json!({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]})
+}
+
+/// The span trees a file brings (OTLP, the Agents SDK's export) nest at most 1,000 levels, as
+/// issue #30 asks: a chain that deep is read; one level more is refused with its depth, the bound
+/// and what to check, and a file holding it beside an ordinary trace imports the ordinary one and
+/// says what it left out. A 100,000-deep chain is refused in one pass, not walked per span.
+#[test]
+fn span_trees_nested_past_the_bound_are_refused_with_their_depth() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("runs.db").display().to_string();
+    let write = |name: &str, text: String| {
+        let f = dir.path().join(name);
+        std::fs::write(&f, text).unwrap();
+        f.display().to_string()
+    };
+    let at_bound = write("at.json", otlp_chain("a1", 1_000).to_string());
+    let o = baton(&["trace", "import", &at_bound, "--db", &db]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+
+    let past = write("past.json", otlp_chain("b2", 1_001).to_string());
+    let o = baton(&["trace", "import", &past, "--db", &db]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = common::stderr(&o);
+    assert!(
+        e.contains("nest 1001 levels deep") && e.contains("at most 1000 levels") && e.contains("nothing was imported"),
+        "{e}"
+    );
+
+    // One JSON Lines file: the deep trace, then an ordinary one. The ordinary one is imported.
+    let mixed = write("mixed.jsonl", format!("{}\n{}\n", otlp_chain("c3", 5_000), otlp_chain("d4", 6)));
+    let o = baton(&["trace", "import", &mixed, "--db", &db]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    let all = format!("{}{}", stdout(&o), common::stderr(&o));
+    assert!(all.contains("imported 1 run(s)") && all.contains("nest 5000 levels deep"), "{all}");
+
+    let huge = write("huge.json", otlp_chain("e5", 100_000).to_string());
+    let o = baton(&["trace", "import", &huge, "--db", &db]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(common::stderr(&o).contains("nest 100000 levels deep"), "{}", common::stderr(&o));
+
+    // The Agents SDK's own export: custom spans nested 1,001 deep under an agent span.
+    let mut lines = vec![];
+    for k in 0..1_001 {
+        let data = if k == 0 {
+            json!({"type": "agent", "name": "A"})
+        } else {
+            json!({"type": "custom", "name": "step", "data": {}})
+        };
+        let parent = if k == 0 { serde_json::Value::Null } else { json!(format!("span_{}", k - 1)) };
+        lines.push(
+            json!({"object": "trace.span", "id": format!("span_{k}"), "trace_id": "trace_deep", "parent_id": parent,
+            "started_at": "2026-01-01T00:00:00Z", "ended_at": "2026-01-01T00:00:01Z", "span_data": data})
+            .to_string(),
+        );
+    }
+    lines.push(json!({"object": "trace", "id": "trace_deep", "workflow_name": "deep"}).to_string());
+    let sdk = write("sdk.jsonl", lines.join("\n"));
+    let o = baton(&["trace", "import", &sdk, "--db", &db, "--from", "openai-agents"]);
+    let e = common::stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(e.contains("trace trace_deep: its spans nest 1001 levels deep (at span span_1000)"), "{e}");
+}

@@ -4,10 +4,10 @@
 //! (`openinference.span.kind`, `llm.input_messages.<i>.message.*`, `tool.name`...). Handoffs
 //! are inferred where no span says so: `transfer_to_*` tool calls and successive agent spans.
 
-mod ancestry;
 mod events;
 mod frameworks;
 
+use super::ancestry;
 use super::messages::genai_messages;
 use super::recorded::{CallRec, CallTime, Ev, MsgRec, RecordedRun, Role};
 use crate::providers::Usage;
@@ -702,8 +702,19 @@ pub fn is_plumbing(spans: &[Span]) -> bool {
     spans.iter().all(|s| s.name.starts_with("agent_runtime ") || s.name.starts_with("workflow.build"))
 }
 
-/// The recorded run of one OTLP trace.
-pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
+/// Refuses a trace whose spans nest deeper than [`ancestry::MAX_NESTING`], naming its deepest span.
+fn check_nesting(trace_id: &str, spans: &[Span]) -> Result<(), String> {
+    let by_id: HashMap<&str, usize> = spans.iter().enumerate().map(|(i, s)| (s.id.as_str(), i)).collect();
+    let up: Vec<Option<usize>> = spans.iter().map(|s| by_id.get(s.parent.as_str()).copied()).collect();
+    ancestry::check_nesting(trace_id, &up, |i| {
+        format!("span \"{}\", id {}", spans[i].name.chars().take(80).collect::<String>(), spans[i].id)
+    })
+}
+
+/// The recorded run of one OTLP trace, or why it is refused (spans nested past
+/// [`ancestry::MAX_NESTING`]).
+pub fn to_run(trace_id: &str, spans: &mut [Span]) -> Result<RecordedRun, String> {
+    check_nesting(trace_id, spans)?;
     // Fully ordered (ids break ties), so the spans' order in the file never matters.
     spans.sort_by(|a, b| (a.start, a.end, &a.id).cmp(&(b.start, b.end, &b.id)));
     let mut notes = vec![];
@@ -1078,7 +1089,7 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
     if !frameworks.is_empty() {
         notes.push(format!("read with the {} adapter", frameworks.join(", ")));
     }
-    RecordedRun {
+    Ok(RecordedRun {
         id: trace_id.to_owned(),
         name,
         started_at: ts(started),
@@ -1089,7 +1100,7 @@ pub fn to_run(trace_id: &str, spans: &mut [Span]) -> RecordedRun {
         facts,
         transfer_tools,
         ..Default::default()
-    }
+    })
 }
 
 /// A turn that comes back to the agent that gave it away, without the receiver handing it
