@@ -124,8 +124,8 @@ export function RunsPanel({ commands }: { commands: RunCommands }) {
 
   if (!name) return null;
   const capturing = endpoint !== null;
-  const row = (r: RunSummary, showTopology = false, measure?: Measure) => (
-    <RunRow key={r.id} run={r} commands={commands} picked={picked.includes(r.id)} onPick={() => toggle(r.id)} showTopology={showTopology} measure={measure} />
+  const row = (r: RunSummary, showTopology = false, measure?: Measure, before?: RunSummary) => (
+    <RunRow key={r.id} run={r} before={before} commands={commands} picked={picked.includes(r.id)} onPick={() => toggle(r.id)} showTopology={showTopology} measure={measure} />
   );
   return (
     <div className="runs-panel" data-testid="runs-panel">
@@ -214,7 +214,7 @@ export function RunsPanel({ commands }: { commands: RunCommands }) {
                     <td colSpan={COLUMNS}>Nothing captured yet: send traces to the endpoint above. A trace is saved as a run about 2 s after its root span arrives.</td>
                   </tr>
                 ) : (
-                  captured.map((r) => row(r, true))
+                  captured.map((r, i) => row(r, true, undefined, captured[i + 1]))
                 )}
               </tbody>
             )
@@ -266,7 +266,7 @@ function RunsTable({
   loadingMore: boolean;
   loadMore: () => void;
   total: number | null;
-  row: (r: RunSummary, showTopology: boolean, measure?: Measure) => React.ReactNode;
+  row: (r: RunSummary, showTopology: boolean, measure?: Measure, before?: RunSummary) => React.ReactNode;
   head: React.ReactNode;
   captured: React.ReactNode;
   lead: React.ReactNode;
@@ -319,9 +319,9 @@ function RunsTable({
           {virtual
             ? items.map((v) => {
                 const r = runs[v.index];
-                return r ? row(r, false, { index: v.index, ref: virtualizer.measureElement }) : null;
+                return r ? row(r, false, { index: v.index, ref: virtualizer.measureElement }, runs[v.index + 1]) : null;
               })
-            : runs.map((r) => row(r, false))}
+            : runs.map((r, i) => row(r, false, undefined, runs[i + 1]))}
           {below > 0 && (
             <tr className="runs-spacer" aria-hidden="true">
               <td colSpan={COLUMNS} style={{ height: below }} />
@@ -344,6 +344,7 @@ function RunsTable({
 /** One saved run: its outcome, where it came from, its size; open, delete or pick it. */
 function RunRow({
   run: r,
+  before,
   commands,
   picked: on,
   onPick,
@@ -351,6 +352,8 @@ function RunRow({
   measure,
 }: {
   run: RunSummary;
+  /** The run listed below it (saved before it): the row says what differs from it. */
+  before?: RunSummary;
   commands: RunCommands;
   picked: boolean;
   onPick: () => void;
@@ -384,7 +387,7 @@ function RunRow({
         ) : (
           <span className="run-scenario">{r.scenario}</span>
         )}
-        <RunIdTag run={r} />
+        <RunIdTag run={r} before={before} />
         <RunSourceTag run={r} />
       </td>
       <td title={r.started_at}>{formatWhen(r.started_at)}</td>

@@ -2,6 +2,7 @@
 // reason (truncated, whole in the tooltip), where an imported run came from, its lost facts, a
 // person's good/bad mark.
 import { GitFork, Pin, ThumbsDown, ThumbsUp } from "lucide-react";
+import { whatDiffers } from "../run/differs";
 import { shortRunId } from "../run/ids";
 import { JUDGEMENT_LABELS } from "../run/runsQuery";
 import { OutcomeBadge } from "../run/badges";
@@ -60,11 +61,13 @@ export function RunMarkBadge({ run: r }: { run: RunSummary }) {
 
 /**
  * The run's short id, and for a fork what it is a fork of and what it changed (the first change
- * in the row, all of them in the tooltip): rows of a run and its forks read differently.
+ * in the row, all of them in the tooltip): rows of a run and its forks read differently. Given
+ * the run saved before it in the list, any other run says what differs from that one.
  */
-export function RunIdTag({ run: r }: { run: RunSummary }) {
+export function RunIdTag({ run: r, before }: { run: RunSummary; before?: RunSummary }) {
   const parent = r.parent ?? r.fork?.parent ?? "";
   const changes = r.fork?.changes ?? [];
+  const isFork = Boolean(parent || r.fork);
   return (
     <>
       <span className="run-id mono muted" data-testid="run-id" title={`Run ${r.id}`}>
@@ -80,6 +83,26 @@ export function RunIdTag({ run: r }: { run: RunSummary }) {
           {changes[0] ? `: ${changes[0]}` : ""}
         </span>
       )}
+      {!isFork && before && <RunDiffers run={r} before={before} />}
     </>
+  );
+}
+
+/** What sets the run apart from `before` (the first difference; all of them in the tooltip). */
+function RunDiffers({ run, before }: { run: RunSummary; before: RunSummary }) {
+  const diffs = whatDiffers(run, before);
+  const than = `run ${shortRunId(before.id)}, saved before it`;
+  if (diffs.length === 0) {
+    return (
+      <span className="run-differs is-same muted" data-testid="run-differs" data-same="true" title={`Nothing this list shows differs from ${than}`}>
+        same as {shortRunId(before.id)}
+      </span>
+    );
+  }
+  return (
+    <span className="run-differs" data-testid="run-differs" data-same="false" title={[`Differs from ${than}:`, ...diffs].join("\n")}>
+      {diffs[0]}
+      {diffs.length > 1 ? ` +${diffs.length - 1}` : ""}
+    </span>
   );
 }
