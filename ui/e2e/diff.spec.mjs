@@ -102,6 +102,12 @@ describe("the transfer diff and compare (browser, http adapter)", { skip: plan.s
       // the lost pinned fact: its whole text, unclipped, and the agent's name whole
       const fact = sel('[data-testid="diff-item"][data-kind="pinned_fact"][data-side="sender"]');
       assert.equal(await fact.getAttribute("data-status"), "dropped");
+      // shown whole as the diff opens, without the user scrolling (the diff scrolls to it)
+      await page.waitForFunction(() => {
+        const el = document.querySelector('[data-testid="diff-item"][data-kind="pinned_fact"][data-side="sender"]');
+        const b = el?.getBoundingClientRect();
+        return b && b.top >= 0 && b.bottom <= window.innerHeight;
+      });
       await fact.scrollIntoViewIfNeeded();
       const factText = fact.getByTestId("item-text");
       assert.equal((await factText.innerText()).trim(), FACT_TEXT);

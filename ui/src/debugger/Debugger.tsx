@@ -98,7 +98,8 @@ function DebuggerBody({ commands, onEditTopology }: { commands: RunCommands; onE
   const following = useFollowRun(commands);
   const fork = useForkCommands(commands);
   const suspects = useSuspectCommands();
-  const [canvasHeight, setCanvasHeight] = useState(() => Math.round(Math.max(180, window.innerHeight * 0.26)));
+  // A short window (720 px) keeps the graph small: the step's detail (a transfer's diff) needs the room.
+  const [canvasHeight, setCanvasHeight] = useState(() => Math.round(window.innerHeight < 800 ? Math.max(120, window.innerHeight * 0.17) : Math.max(180, window.innerHeight * 0.26)));
   const steps = overview.steps;
   const step = steps[cursor];
   const [filter, setFilter] = useState<StepFilter>(NO_FILTER);

@@ -134,11 +134,18 @@ export function DiffView({
     () => new Set(t.kind === "delegation" ? t.facts.filter((f) => f.status === "carried" || f.status === "transformed").map((f) => f.id) : []),
     [t.facts, t.kind],
   );
-  // An item flashed before the diff opened (a suspect picked in the Suspects tab) is scrolled to.
+  // An item flashed before the diff opened (a suspect picked in the Suspects tab) is scrolled to;
+  // else the first pinned fact lost here, which a short window would otherwise show cut off.
   const [scrollTo, setScrollTo] = useState<{ index: number; seq: number } | null>(() => {
-    if (!flash) return null;
-    const r = layout.rows[layout.rowOfSender.get(flash.id) ?? -1];
-    const i = mode === "unified" ? (lineOfSender(lines).get(flash.id) ?? -1) : r ? rows.indexOf(r) : -1;
+    const target =
+      flash?.id ??
+      t.sender.find((id) => {
+        const item = byId.get(id);
+        return item?.kind === "pinned_fact" && !!item.fact && lostFacts.has(item.fact);
+      });
+    if (!target) return null;
+    const r = layout.rows[layout.rowOfSender.get(target) ?? -1];
+    const i = mode === "unified" ? (lineOfSender(lines).get(target) ?? -1) : r ? rows.indexOf(r) : -1;
     return i >= 0 ? { index: i, seq: ++scrollSeq } : null;
   });
   const rootRef = useRef<HTMLDivElement>(null);

@@ -6,6 +6,7 @@ import "../../styles/guardrails.css";
 import type { ReactNode } from "react";
 import { PROVIDER_LABELS } from "../../model/topology";
 import { SeverityIcon } from "../icons";
+import { wordBreaks } from "./wordBreaks";
 import type { AgentNodeData } from "../types";
 
 export function NodeCard({
@@ -64,7 +65,7 @@ export function NodeCard({
         <div className="node-icon">{icon}</div>
         <div className="node-titles">
           <div className="node-name" title={agent.name || agent.id}>
-            {agent.name || <em className="muted">unnamed</em>}
+            {agent.name ? wordBreaks(agent.name).flatMap((part, i) => (i ? [<wbr key={i} />, part] : [part])) : <em className="muted">unnamed</em>}
           </div>
           <div className="node-id" title={agent.id}>
             {agent.id}
