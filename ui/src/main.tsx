@@ -10,6 +10,11 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/App";
 import { createPlatform, detectPlatformKind } from "./platform";
+import { startTheme } from "./store/theme";
+
+// The theme first (the stored Appearance choice, read synchronously, or the system's), so the
+// first frame is already in it.
+startTheme();
 
 // The mock adapter (dev server and tests only) is loaded on demand, hence the wait.
 void createPlatform(detectPlatformKind(window)).then((platform) => {

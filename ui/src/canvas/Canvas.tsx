@@ -30,6 +30,7 @@ import { CanvasNotice } from "./CanvasNotice";
 import { selectBreakpoints, useRun } from "../store/run";
 import { useUi } from "../store/ui";
 import { useFactFlow } from "../store/factFlow";
+import { useTheme } from "../store/theme";
 import { CanvasToolbar } from "./CanvasToolbar";
 import "./canvas.css";
 import { createFlowDeriver } from "./derive";
@@ -48,10 +49,11 @@ const edgeTypes = { handoff: HandoffEdge, delegation: DelegationEdge };
 
 let gestureSeq = 0;
 
+// The minimap's fills: CSS variables (styles/app.css), so they follow the theme.
 const MINIMAP_COLORS: Record<string, string> = {
-  agent: "#6366f1",
-  supervisor: "#8b5cf6",
-  human: "#f59e0b",
+  agent: "var(--minimap-agent)",
+  supervisor: "var(--minimap-supervisor)",
+  human: "var(--minimap-human)",
 };
 
 export function Canvas() {
@@ -63,6 +65,7 @@ export function Canvas() {
   const commands = useCommands();
   const flow = useReactFlow();
   const minimap = useEditor((s) => s.minimap);
+  const theme = useTheme((s) => s.theme);
   const gesture = useRef<string | null>(null);
   const pending = useRef<Connection | null>(null);
 
@@ -213,6 +216,7 @@ export function Canvas() {
     <div className={`canvas${large ? " is-large" : ""}${large && far ? " is-far" : ""}`} data-testid="canvas" onDoubleClick={onDoubleClick} ref={box}>
       <EdgeMarkers />
       <ReactFlow<AgentFlowNode, TransferFlowEdge>
+        colorMode={theme}
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}
@@ -269,8 +273,8 @@ export function Canvas() {
             pannable
             zoomable
             nodeBorderRadius={8}
-            nodeColor={(n) => MINIMAP_COLORS[n.type ?? "agent"] ?? "#6366f1"}
-            maskColor="rgba(240, 242, 246, 0.7)"
+            nodeColor={(n) => MINIMAP_COLORS[n.type ?? "agent"] ?? "var(--minimap-agent)"}
+            maskColor="var(--minimap-mask)"
             style={{ width: 180, height: 120 }}
           />
         )}

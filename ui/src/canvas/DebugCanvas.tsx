@@ -12,6 +12,7 @@ import { EMPTY_SELECTION } from "../store/designer";
 import { useDebugger } from "../store/debugger";
 import { selectBreakpoints, useRun } from "../store/run";
 import { useUi } from "../store/ui";
+import { useTheme } from "../store/theme";
 import { deriveFlow } from "./derive";
 import { DelegationEdge } from "./edges/DelegationEdge";
 import { HandoffEdge } from "./edges/HandoffEdge";
@@ -74,6 +75,7 @@ export function DebugCanvas() {
   const cursor = useDebugger((s) => s.cursor);
   const runId = useDebugger((s) => s.runId);
   const nodeSizes = useUi((s) => s.nodeSizes);
+  const theme = useTheme((s) => s.theme);
   const breakpoints = useRun(selectBreakpoints(topology?.name));
   const flow = useReactFlow();
 
@@ -165,6 +167,7 @@ export function DebugCanvas() {
     >
       <EdgeMarkers />
       <ReactFlow<AgentFlowNode, TransferFlowEdge>
+        colorMode={theme}
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}

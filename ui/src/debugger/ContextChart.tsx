@@ -1,7 +1,8 @@
 // The context-size chart itself (uPlot on a canvas, loaded lazily): items each step's agent
 // sees, a model call's tokens on the right axis, a mark at each transfer (handoffs solid,
 // delegations dashed, a lost fact red, an escalation amber) with a chip saying "13 → 2", and the
-// cursor. A click picks the nearest step.
+// cursor. A click picks the nearest step. Its colours are the theme's (--chart-* and the agents'
+// --agent-* variables, read when the chart is drawn; a theme change draws it again).
 import { ArrowRightLeft, CornerDownRight, PinOff, UserRound } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import uPlot from "uplot";
@@ -9,6 +10,7 @@ import "uplot/dist/uPlot.min.css";
 import { nearestStep, type ContextSeries, type TransferMark } from "../run/charts";
 import type { AgentPalette } from "../run/palette";
 import type { StepBrief } from "../run/types";
+import { useTheme } from "../store/theme";
 
 export type ContextChartProps = {
   series: ContextSeries;
@@ -21,21 +23,48 @@ export type ContextChartProps = {
   height: number;
 };
 
-const COLORS = {
+/** The chart's colours: the --chart-* variables (styles/app.css) as `el` sees them, the light values if unset. */
+const LIGHT = {
   line: "#4f46e5",
   tokens: "#94a3b8",
   grid: "#eef0f3",
   axis: "#667085",
+  ring: "#ffffff",
   handoff: "#334155",
   delegation: "#0f766e",
   lost: "#dc2626",
   escalation: "#d97706",
 };
+type Colors = typeof LIGHT;
+const VARS: Record<keyof Colors, string> = {
+  line: "--chart-items",
+  tokens: "--chart-tokens",
+  grid: "--chart-grid",
+  axis: "--chart-axis",
+  ring: "--chart-point-ring",
+  handoff: "--chart-handoff",
+  delegation: "--chart-delegation",
+  lost: "--chart-lost",
+  escalation: "--chart-escalation",
+};
+
+function chartColors(el: Element): Colors {
+  const style = getComputedStyle(el);
+  const out = { ...LIGHT };
+  for (const k of Object.keys(VARS) as (keyof Colors)[]) out[k] = style.getPropertyValue(VARS[k]).trim() || LIGHT[k];
+  return out;
+}
+
+/** A colour a canvas can use: `var(--name)` (an agent's colour) as `el` computes it. */
+function resolveColor(color: string, style: CSSStyleDeclaration): string {
+  const m = /^var\((--[\w-]+)\)$/.exec(color);
+  return m ? style.getPropertyValue(m[1] as string).trim() || "#64748b" : color;
+}
 
 /** Where the plot sits inside the chart (CSS px) and the x range it shows. */
 type Geometry = { left: number; top: number; width: number; height: number; min: number; max: number };
 
-const markColor = (m: TransferMark) => (m.lost.length ? COLORS.lost : m.escalation ? COLORS.escalation : m.kind === "delegation" ? COLORS.delegation : COLORS.handoff);
+const markColor = (m: TransferMark, c: Colors) => (m.lost.length ? c.lost : m.escalation ? c.escalation : m.kind === "delegation" ? c.delegation : c.handoff);
 
 /** Whether this document can draw on a canvas (a test DOM cannot; uPlot would throw later). */
 function canDraw(): boolean {
@@ -65,6 +94,7 @@ export default function ContextChart({ series, steps, cursor, palette, agentName
   const plot = useRef<uPlot | null>(null);
   const [geom, setGeom] = useState<Geometry | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
+  const theme = useTheme((s) => s.theme);
   // The latest callbacks and data, read by uPlot's hooks (which are bound once per chart).
   const live = useRef({ series, steps, palette, onPick, onHover });
   useEffect(() => {
@@ -77,6 +107,7 @@ export default function ContextChart({ series, steps, cursor, palette, agentName
     const n = steps.length;
     const min = -0.8;
     const max = Math.max(n - 0.2, 0.8);
+    const colors = chartColors(el);
     const geometry = (u: uPlot) => {
       const r = window.devicePixelRatio || 1;
       const g = { left: u.bbox.left / r, top: u.bbox.top / r, width: u.bbox.width / r, height: u.bbox.height / r, min, max };
@@ -92,7 +123,7 @@ export default function ContextChart({ series, steps, cursor, palette, agentName
       // a mark in the middle of each transfer's drop (or rise)
       for (const m of s.marks) {
         const x = Math.round(u.valToPos(m.step - 0.25, "x", true));
-        ctx.strokeStyle = markColor(m);
+        ctx.strokeStyle = markColor(m, colors);
         ctx.globalAlpha = 0.55;
         ctx.lineWidth = (m.lost.length ? 2 : 1.25) * r;
         ctx.setLineDash(m.kind === "delegation" ? [4 * r, 3 * r] : []);
@@ -107,6 +138,8 @@ export default function ContextChart({ series, steps, cursor, palette, agentName
       const items = s.items;
       const fromOf = new Map(s.marks.map((m) => [m.step, m.from]));
       const size = (s.x.length > 400 ? 1.6 : 3.2) * r;
+      const style = getComputedStyle(el);
+      const agentColor = new Map<string, string>();
       for (let i = 0; i < s.x.length; i++) {
         const v = items[i];
         if (v == null) continue;
@@ -114,8 +147,10 @@ export default function ContextChart({ series, steps, cursor, palette, agentName
         const stepIdx = s.stepOf[i] as number;
         const before = xv !== stepIdx;
         const agent = before ? (fromOf.get(stepIdx) ?? "") : (st[stepIdx]?.agent ?? "");
-        ctx.fillStyle = pal(agent);
-        ctx.strokeStyle = "#ffffff";
+        let fill = agentColor.get(agent);
+        if (fill === undefined) agentColor.set(agent, (fill = resolveColor(pal(agent), style)));
+        ctx.fillStyle = fill;
+        ctx.strokeStyle = colors.ring;
         ctx.lineWidth = 1 * r;
         ctx.beginPath();
         ctx.arc(u.valToPos(xv, "x", true), u.valToPos(v, "y", true), size, 0, Math.PI * 2);
@@ -138,17 +173,17 @@ export default function ContextChart({ series, steps, cursor, palette, agentName
       },
       axes: [
         {
-          stroke: COLORS.axis,
+          stroke: colors.axis,
           grid: { show: false },
-          ticks: { stroke: COLORS.grid, size: 3 },
+          ticks: { stroke: colors.grid, size: 3 },
           size: 22,
           font: "11px Inter Variable, Inter, system-ui, sans-serif",
           incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000],
           values: (_u, vals) => vals.map((v) => (Number.isInteger(v) && v >= 0 ? String(v) : "")),
         },
         {
-          stroke: COLORS.axis,
-          grid: { stroke: COLORS.grid, width: 1 },
+          stroke: colors.axis,
+          grid: { stroke: colors.grid, width: 1 },
           ticks: { show: false },
           size: 34,
           font: "11px Inter Variable, Inter, system-ui, sans-serif",
@@ -160,7 +195,7 @@ export default function ContextChart({ series, steps, cursor, palette, agentName
               {
                 scale: "tok",
                 side: 1 as const,
-                stroke: COLORS.tokens,
+                stroke: colors.tokens,
                 grid: { show: false },
                 ticks: { show: false },
                 size: 40,
@@ -172,8 +207,8 @@ export default function ContextChart({ series, steps, cursor, palette, agentName
       ],
       series: [
         {},
-        { label: "items", stroke: COLORS.line, width: 1.75, points: { show: false }, spanGaps: true },
-        { label: "tokens", scale: "tok", stroke: COLORS.tokens, width: 1, dash: [3, 3], spanGaps: true, points: { show: true, size: 4, stroke: COLORS.tokens, fill: "#fff" } },
+        { label: "items", stroke: colors.line, width: 1.75, points: { show: false }, spanGaps: true },
+        { label: "tokens", scale: "tok", stroke: colors.tokens, width: 1, dash: [3, 3], spanGaps: true, points: { show: true, size: 4, stroke: colors.tokens, fill: colors.ring } },
       ],
       hooks: {
         ready: [geometry],
@@ -221,8 +256,8 @@ export default function ContextChart({ series, steps, cursor, palette, agentName
       u.destroy();
       plot.current = null;
     };
-    // A new chart when the data or its height change; the cursor moves without one.
-  }, [series, steps, height]);
+    // A new chart when the data, its height or the theme change; the cursor moves without one.
+  }, [series, steps, height, theme]);
 
   if (failed) {
     return (

@@ -1,13 +1,15 @@
-// Settings: the model providers live runs can call. Which have a key and where it comes from,
-// whether their endpoint answers; store a key in the OS keyring or remove it. A stored key is
-// never shown (the backend does not even send it).
-import { CheckCircle2, KeyRound, Loader2, MinusCircle, RefreshCw, Trash2, XCircle } from "lucide-react";
-import { useCallback, useState } from "react";
+// Settings: the appearance (System, Light or Dark: store/theme.ts), and the model providers live
+// runs can call. Which have a key and where it comes from, whether their endpoint answers; store a
+// key in the OS keyring or remove it. A stored key is never shown (the backend does not even send it).
+import { CheckCircle2, KeyRound, Loader2, Monitor, Moon, MinusCircle, RefreshCw, Sun, Trash2, XCircle } from "lucide-react";
+import { useCallback, useState, type ReactNode } from "react";
 import type { Platform } from "../platform/types";
 import { REAL_PROVIDERS, type Provider } from "../platform/types";
 import { useProviderStatus } from "../hooks/queries";
 import { isConfigured, keySource, providerLabel, usesKeyring, type ProviderStatus } from "../run/providers";
 import { windowText } from "../commands/messages";
+import { Segmented } from "../components/form";
+import { useTheme, type ThemeChoice } from "../store/theme";
 import { useUi } from "../store/ui";
 import { Modal } from "./Modal";
 
@@ -31,7 +33,7 @@ export function SettingsDialog({ platform }: { platform: Platform }) {
   return (
     <Modal
       title="Settings"
-      subtitle="Model providers for live runs"
+      subtitle="Appearance, and the model providers for live runs"
       onClose={close}
       width={940}
       testId="settings-dialog"
@@ -50,6 +52,7 @@ export function SettingsDialog({ platform }: { platform: Platform }) {
         </>
       }
     >
+      <AppearanceSetting />
       <div className="settings-head">
         <div>
           <h3>Model providers</h3>
@@ -92,6 +95,28 @@ export function SettingsDialog({ platform }: { platform: Platform }) {
         </div>
       )}
     </Modal>
+  );
+}
+
+const APPEARANCE: readonly { value: ThemeChoice; label: ReactNode; title: string }[] = [
+  { value: "system", label: <><Monitor size={13} /> System</>, title: "Follow the system's light or dark setting" },
+  { value: "light", label: <><Sun size={13} /> Light</>, title: "Always light" },
+  { value: "dark", label: <><Moon size={13} /> Dark</>, title: "Always dark" },
+];
+
+/** Appearance: System (follows prefers-color-scheme), Light or Dark; applied at once and remembered. */
+function AppearanceSetting() {
+  const choice = useTheme((s) => s.choice);
+  const theme = useTheme((s) => s.theme);
+  return (
+    <div className="settings-head settings-appearance" data-testid="appearance-setting" data-theme-choice={choice}>
+      <div>
+        <h3>Appearance</h3>
+        <p className="muted small">{choice === "system" ? `Follows the system's setting (now ${theme}).` : `Always ${theme}, whatever the system's setting.`}</p>
+      </div>
+      <div className="spacer" />
+      <Segmented<ThemeChoice> value={choice} options={APPEARANCE} onChange={(c) => useTheme.getState().setChoice(c)} testId="appearance" label="Appearance" />
+    </div>
   );
 }
 

@@ -1,19 +1,11 @@
 // A stable colour per agent: by the agent's place in the topology (so three agents never share
-// one), by a hash of its id for agents the topology does not list. The user is slate.
-const PALETTE = [
-  "#4f46e5", // indigo
-  "#0f766e", // teal (700: AA on white and the soft status fills)
-  "#c2410c", // orange
-  "#be185d", // pink
-  "#0369a1", // sky
-  "#7c3aed", // violet
-  "#4d7c0f", // lime
-  "#a16207", // amber
-  "#0e7490", // cyan
-  "#9f1239", // rose
-] as const;
+// one), by a hash of its id for agents the topology does not list. The user is slate. The colours
+// are CSS variables (--agent-0 … --agent-9, --agent-user in styles/app.css: indigo, teal, orange,
+// pink, sky, violet, lime, amber, cyan, rose at AA on the light surfaces, lighter shades in the
+// dark theme), so a theme change recolours everything at once (a canvas reads their computed values).
+const PALETTE_SIZE = 10;
 
-export const USER_COLOR = "#475569";
+export const USER_COLOR = "var(--agent-user)";
 
 function hash(s: string): number {
   let h = 2166136261;
@@ -31,6 +23,6 @@ export function agentPalette(agentIds: readonly string[]): AgentPalette {
   return (agent) => {
     if (agent === "user") return USER_COLOR;
     const i = idx.get(agent);
-    return PALETTE[(i ?? hash(agent)) % PALETTE.length] as string;
+    return `var(--agent-${(i ?? hash(agent)) % PALETTE_SIZE})`;
   };
 }
