@@ -3,8 +3,8 @@
 //! hosts open it unsaved; nothing is written.
 
 use super::{Api, blocking};
-use crate::error::ApiError;
-use crate::import_code::{CodeOptions, import_code};
+use crate::error::{ApiError, ErrorCode};
+use crate::import_code::{CodeOptions, candidates, import_code};
 use crate::lint::{self, Finding};
 use crate::topology::Topology;
 use serde::{Deserialize, Serialize};
@@ -27,6 +27,27 @@ pub struct ImportCodeArgs {
     #[serde(default)]
     #[ts(optional)]
     pub trust_code: Option<bool>,
+    /// The interpreter: one of those `code_interpreters` lists for this path (a window never
+    /// names any other executable); by default the first.
+    #[serde(default)]
+    #[ts(optional)]
+    pub python: Option<String>,
+}
+
+/// Which module's interpreters to list.
+#[derive(Debug, Clone, Serialize, Deserialize, ts_rs::TS)]
+#[serde(deny_unknown_fields)]
+pub struct CodeInterpretersArgs {
+    /// A `.py` module, an ADK agent folder, or ADK Agent Config YAML.
+    pub path: String,
+}
+
+/// A Python interpreter Baton found for a module.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct Interpreter {
+    pub path: String,
+    /// Where it was found: beside the module, above it, `$BATON_PYTHON`, PATH.
+    pub found: String,
 }
 
 /// The topology read from code.
@@ -50,15 +71,45 @@ impl Api {
         let api = self.clone();
         blocking(move || {
             let path = api.files.resolve(&a.path)?;
-            // The interpreter is found beside the module ($BATON_PYTHON, python3 otherwise); a
-            // window never names an executable to run.
+            // The interpreter is one Baton found for the module (a venv beside or above it,
+            // $BATON_PYTHON, python3): a window never names another executable to run.
+            let python = match a.python {
+                None => None,
+                Some(chosen) => Some(
+                    candidates(&path).into_iter().map(|(p, _)| p).find(|p| p.to_string_lossy() == chosen).ok_or_else(
+                        || {
+                            ApiError::new(
+                                ErrorCode::CodePython,
+                                format!(
+                                    "{chosen} is not an interpreter Baton found for this module; pick one of those \
+                                     listed (a virtual environment beside or above it, $BATON_PYTHON, python3), or \
+                                     run `baton import-code --python PATH` from a terminal"
+                                ),
+                            )
+                        },
+                    )?,
+                ),
+            };
             let opts = CodeOptions {
                 framework: a.framework,
                 entry: a.entry,
-                python: None,
+                python,
                 trust_code: a.trust_code.unwrap_or(false),
             };
             read_code(&path, &opts)
+        })
+        .await
+    }
+
+    /// The interpreters `import_code` may use for a module, the default first.
+    pub async fn code_interpreters(self: &Arc<Self>, a: CodeInterpretersArgs) -> Result<Vec<Interpreter>, ApiError> {
+        let api = self.clone();
+        blocking(move || {
+            let path = api.files.resolve(&a.path)?;
+            Ok(candidates(&path)
+                .into_iter()
+                .map(|(p, found)| Interpreter { path: p.to_string_lossy().into_owned(), found: found.into() })
+                .collect())
         })
         .await
     }

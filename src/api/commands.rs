@@ -5,7 +5,7 @@
 //! one line here, its method on [`Api`], and its caller in the UI.
 
 use super::capture::{CaptureArgs, CaptureStatus};
-use super::code::{ImportCodeArgs, ImportedCode};
+use super::code::{CodeInterpretersArgs, ImportCodeArgs, ImportedCode, Interpreter};
 use super::designer::{
     ExportArgs, LintArgs, NewTopologyArgs, OpenedTopology, PathArgs, RefactorArgs, SaveArgs, WriteTextArgs,
 };
@@ -159,6 +159,8 @@ commands! {
     export_topology(ExportArgs) -> String;
     /// Reads the agents of an Agents SDK or ADK module (or ADK Agent Config YAML) into a topology.
     import_code(ImportCodeArgs) -> ImportedCode;
+    /// The Python interpreters `import_code` may use for a module (venvs found, `$BATON_PYTHON`, python3).
+    code_interpreters(CodeInterpretersArgs) -> Vec<Interpreter>;
     /// Before any run: which pinned facts each edge's sender may have, and what the edge does with them.
     fact_flow(LintArgs) -> Vec<crate::lint::EdgeFlow>;
     /// The same topology across models: every combination on every scenario, its runs saved.

@@ -20,7 +20,7 @@ mod testing;
 mod whatif;
 
 pub use crate::error::{ApiError, Category, ErrorCode};
-pub use code::{ImportCodeArgs, ImportedCode, read_code};
+pub use code::{CodeInterpretersArgs, ImportCodeArgs, ImportedCode, Interpreter, read_code};
 pub use commands::COMMAND_NAMES;
 pub use designer::{
     ExportArgs, LintArgs, NewTopologyArgs, OpenedTopology, PathArgs, RefactorArgs, SaveArgs, WriteTextArgs,

@@ -12,6 +12,7 @@ mod sandbox;
 
 pub use map::{Imported, model_ref};
 pub use model::{CodeModel, Framework};
+pub use python::candidates;
 
 use crate::error::{Coded, ErrorCode};
 use std::path::{Path, PathBuf};
@@ -118,7 +119,8 @@ fn failure(module: &Path, python: &Path, e: model::ScriptError) -> CodeError {
             CodeError::Module(format!(
                 "{} imports {missing}, which {} cannot find{at}: {}{frame}\nInstall it into that interpreter \
                  (`{} -m pip install {pkg}`), or use the interpreter your app uses: `--python` on the command \
-                 line; in the window, a `.venv` beside the module or $BATON_PYTHON",
+                 line; in the window, pick it in the Python field (the virtual environments beside or above the \
+                 module, $BATON_PYTHON and python3 are offered)",
                 module.display(),
                 python.display(),
                 e.message,

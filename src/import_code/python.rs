@@ -23,17 +23,37 @@ pub fn interpreter(module: &Path, given: Option<&Path>) -> (PathBuf, &'static st
     if let Some(p) = given {
         return (p.to_path_buf(), "--python");
     }
+    candidates(module).into_iter().next().expect("python3 is always a candidate")
+}
+
+/// Folders a project keeps its virtual environment in, by the names `venv`, uv, Poetry (in
+/// project) and PDM give it.
+const VENV_NAMES: [&str; 3] = [".venv", "venv", "env"];
+
+/// Every interpreter Baton would consider for `module`, the default first, each with where it was
+/// found: the virtual environments beside the module or in a folder above it (nearest first),
+/// `$BATON_PYTHON`, then `python3` on PATH. Nothing is run to find them.
+pub fn candidates(module: &Path) -> Vec<(PathBuf, &'static str)> {
+    let mut out: Vec<(PathBuf, &'static str)> = vec![];
     let start = if module.is_dir() { Some(module) } else { module.parent() };
     for dir in start.into_iter().flat_map(Path::ancestors) {
-        let venv = dir.join(".venv/bin/python");
-        if venv.is_file() {
-            return (venv, "the .venv beside the module");
+        for name in VENV_NAMES {
+            let python = dir.join(name).join(if cfg!(windows) { "Scripts/python.exe" } else { "bin/python" });
+            if python.is_file() {
+                let at = if Some(dir) == start {
+                    "a virtual environment beside the module"
+                } else {
+                    "a virtual environment above the module"
+                };
+                out.push((python, at));
+            }
         }
     }
-    match std::env::var_os("BATON_PYTHON") {
-        Some(p) if !p.is_empty() => (PathBuf::from(p), "$BATON_PYTHON"),
-        _ => (PathBuf::from("python3"), "python3 on PATH"),
+    if let Some(p) = std::env::var_os("BATON_PYTHON").filter(|p| !p.is_empty()) {
+        out.push((PathBuf::from(p), "$BATON_PYTHON"));
     }
+    out.push((PathBuf::from("python3"), "python3 on PATH"));
+    out
 }
 
 /// Runs the script on `module` (confined by [`sandbox`] unless `trust`) and reads its answer

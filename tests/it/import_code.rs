@@ -703,3 +703,44 @@ fn a_missing_framework_is_named_by_the_package_that_installs_it() {
         assert!(err.contains(package) && err.contains("in the window"), "{module}: {err}");
     }
 }
+
+/// Import from code's Python picker (issue #31 item 8), as the window uses it: the backend lists
+/// the interpreters it found for a module (a virtual environment beside it first, python3 last);
+/// the one picked reads the module, python3 (which lacks the Agents SDK) names the package and the
+/// picker; an executable it did not find is refused, so a window never names what runs.
+#[tokio::test]
+async fn the_window_picks_among_the_interpreters_found_for_a_module() {
+    use baton::api::{Api, FileAccess};
+    use serde_json::json;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(data("openai_all.py"), dir.path().join("app.py")).unwrap();
+    // The project's venv: a launcher for the pinned venv that has the Agents SDK.
+    let bin = dir.path().join(".venv/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let launcher = bin.join("python");
+    std::fs::write(&launcher, format!("#!/bin/sh\nexec '{}' \"$@\"\n", python().display())).unwrap();
+    std::fs::set_permissions(&launcher, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let api = Api::new(FileAccess::Root(dir.path().to_path_buf()), dir.path().join("runs.db").display().to_string());
+
+    let found = api.dispatch("code_interpreters", json!({"path": "app.py"})).await.unwrap();
+    let found: Vec<(String, String)> = found
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| (i["path"].as_str().unwrap().to_owned(), i["found"].as_str().unwrap().to_owned()))
+        .collect();
+    let venv = std::fs::canonicalize(&launcher).unwrap().display().to_string();
+    assert_eq!(found.first(), Some(&(venv.clone(), "a virtual environment beside the module".to_owned())), "{found:?}");
+    assert_eq!(found.last(), Some(&("python3".to_owned(), "python3 on PATH".to_owned())), "{found:?}");
+
+    let read = api.dispatch("import_code", json!({"path": "app.py", "python": venv})).await.unwrap();
+    assert!(read["topology"]["agents"].as_array().is_some_and(|a| a.len() >= 2), "{read}");
+
+    let e = api.dispatch("import_code", json!({"path": "app.py", "python": "python3"})).await.unwrap_err();
+    assert_eq!(e.code.as_str(), "code.module");
+    assert!(e.message.contains("pip install openai-agents") && e.message.contains("Python field"), "{}", e.message);
+
+    let e = api.dispatch("import_code", json!({"path": "app.py", "python": "/bin/sh"})).await.unwrap_err();
+    assert_eq!(e.code.as_str(), "code.python");
+    assert!(e.message.contains("/bin/sh is not an interpreter Baton found for this module"), "{}", e.message);
+}

@@ -2,7 +2,7 @@
 // is read by the real introspection in the test venv's Python (openai-agents, google-adk), and its
 // agents land on the canvas with typed edges; bad modules keep the dialog open with their error.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { REPO, backendPlan, launchBrowser, startBackend } from "./harness.mjs";
@@ -25,6 +25,11 @@ describe("import from code (browser, http adapter)", { skip: skip ?? false }, ()
         mkdirSync(join(root, "broken"));
         writeFileSync(join(root, "broken", "syntax.py"), "from agents import Agent\nroot_agent = Agent(name='a'\n");
         writeFileSync(join(root, "broken", "missing_dep.py"), "import baton_no_such_package\n");
+        // a project with its own virtual environment (a launcher for the test venv)
+        mkdirSync(join(root, "picked", ".venv", "bin"), { recursive: true });
+        copyFileSync(join(root, "code", "ticket_agents.py"), join(root, "picked", "app.py"));
+        writeFileSync(join(root, "picked", ".venv", "bin", "python"), `#!/bin/sh\nexec '${python}' "$@"\n`);
+        chmodSync(join(root, "picked", ".venv", "bin", "python"), 0o755);
       },
     });
     browser = await launchBrowser();
@@ -89,6 +94,38 @@ describe("import from code (browser, http adapter)", { skip: skip ?? false }, ()
     assert.match(await label("resolution->verification"), /handoff · full/);
     assert.equal(await byId("edge-label-verification->triage").count(), 0);
     assert.match(await byId("doc-title").innerText(), /Untitled/);
+  });
+
+  it("offers the interpreters found for the module: python3 without the SDK says so, the project's venv reads it", async () => {
+    await openDialog();
+    await byId("code-path-input").fill("picked/app.py");
+    const select = byId("code-python");
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="code-python"] option').length >= 3);
+    const options = await select.locator("option").evaluateAll((els) => els.map((o) => [o.value, o.textContent]));
+    assert.match(options[0][0], /picked\/\.venv\/bin\/python$/);
+    assert.match(options[0][1], /a virtual environment beside the module$/);
+    assert.ok(options.some(([, t]) => /\$BATON_PYTHON$/.test(t)), JSON.stringify(options));
+    assert.deepEqual(options[options.length - 1], ["python3", "python3 — python3 on PATH"]);
+    assert.equal(await select.inputValue(), options[0][0], "the project's venv is the default");
+    // the system python3 lacks the Agents SDK: the error names the package and the picker
+    await select.selectOption("python3");
+    await byId("code-import").click();
+    const err = byId("code-error");
+    await err.waitFor();
+    assert.match(await err.innerText(), /pip install openai-agents/);
+    assert.match(await err.innerText(), /Python field/);
+    assert.equal(await select.inputValue(), "python3", "the choice stays");
+    // the venv reads it
+    await select.selectOption(options[0][0]);
+    await byId("code-import").click();
+    await page.waitForFunction(() => !document.querySelector('[data-testid="code-dialog"]'));
+    await byId("node-triage").waitFor();
+    // remembered for this module
+    await openDialog();
+    await byId("code-path-input").fill("picked/app.py");
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="code-python"] option')].some((o) => o.textContent.endsWith("(used last)")));
+    assert.equal(await byId("code-python").inputValue(), options[0][0]);
+    await page.keyboard.press("Escape");
   });
 
   it("imports the ADK agent folder by its path", async () => {

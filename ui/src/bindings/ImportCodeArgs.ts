@@ -16,4 +16,9 @@ entry?: string,
 /**
  * Run the module without an OS sandbox where none can start (the user trusts its code).
  */
-trust_code?: boolean, };
+trust_code?: boolean, 
+/**
+ * The interpreter: one of those `code_interpreters` lists for this path (a window never
+ * names any other executable); by default the first.
+ */
+python?: string, };

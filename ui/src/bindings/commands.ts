@@ -3,6 +3,7 @@ import type { CaptureArgs } from "./CaptureArgs";
 import type { CaptureStatus } from "./CaptureStatus";
 import type { CaseResult } from "./CaseResult";
 import type { Catalog } from "./Catalog";
+import type { CodeInterpretersArgs } from "./CodeInterpretersArgs";
 import type { ContextPage } from "./ContextPage";
 import type { DeleteKeyArgs } from "./DeleteKeyArgs";
 import type { EdgeFlow } from "./EdgeFlow";
@@ -15,6 +16,7 @@ import type { ForkedRun } from "./ForkedRun";
 import type { ImportArgs } from "./ImportArgs";
 import type { ImportCodeArgs } from "./ImportCodeArgs";
 import type { ImportedCode } from "./ImportedCode";
+import type { Interpreter } from "./Interpreter";
 import type { LintArgs } from "./LintArgs";
 import type { ListRunsArgs } from "./ListRunsArgs";
 import type { MarkArgs } from "./MarkArgs";
@@ -73,6 +75,8 @@ export interface Commands {
   export_topology: { args: ExportArgs; result: string };
   /** Reads the agents of an Agents SDK or ADK module (or ADK Agent Config YAML) into a topology. */
   import_code: { args: ImportCodeArgs; result: ImportedCode };
+  /** The Python interpreters `import_code` may use for a module (venvs found, `$BATON_PYTHON`, python3). */
+  code_interpreters: { args: CodeInterpretersArgs; result: Array<Interpreter> };
   /** Before any run: which pinned facts each edge's sender may have, and what the edge does with them. */
   fact_flow: { args: LintArgs; result: Array<EdgeFlow> };
   /** The same topology across models: every combination on every scenario, its runs saved. */
@@ -153,6 +157,7 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   "lint_topology",
   "export_topology",
   "import_code",
+  "code_interpreters",
   "fact_flow",
   "run_matrix",
   "test_topology",

@@ -264,7 +264,7 @@ export function makeCommands(platform: Platform, flow: FlowApi) {
    * open as an unsaved topology. Throws the backend's `{code, message}` (the dialog shows it and
    * keeps what was typed); resolves with the notes on what the topology does not carry.
    */
-  async function importCodeOrThrow(path: string, opts: { framework?: string; entry?: string; trustCode?: boolean } = {}): Promise<string[] | null> {
+  async function importCodeOrThrow(path: string, opts: { framework?: string; entry?: string; trustCode?: boolean; python?: string } = {}): Promise<string[] | null> {
     if (!(await guardUnsaved("import another topology"))) return null;
     ui().setBusy("Reading the code…");
     try {
@@ -272,6 +272,7 @@ export function makeCommands(platform: Platform, flow: FlowApi) {
       if (opts.framework) args.framework = opts.framework;
       if (opts.entry) args.entry = opts.entry;
       if (opts.trustCode) args.trust_code = true;
+      if (opts.python) args.python = opts.python;
       const imported = await platform.import_code(args);
       const t = await withLayout(normalizeTopology(imported.topology));
       doc().load(t, null, imported.findings);

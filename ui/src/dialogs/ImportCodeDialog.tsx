@@ -3,11 +3,13 @@
 // agents as an unsaved topology. The backend's error (syntax, a missing dependency, no agents,
 // two candidate entries) stays in the dialog with what was typed, so it can be fixed and retried.
 import { FileCode2, FolderOpen, Loader2, Upload } from "lucide-react";
-import { useCallback, useId, useMemo, useState } from "react";
+import { useCallback, useEffect, useId, useMemo, useState } from "react";
 import type { Commands } from "../commands/designer";
 import { FileRows, ImportError } from "./FilePick";
 import { codeCandidates } from "../commands/open-file";
 import { useFileList } from "../hooks/queries";
+import { useQuery } from "../hooks/useQuery";
+import { interpreterLabel, lastPython, preselect, rememberPython } from "./interpreters";
 import { useUi } from "../store/ui";
 import { Modal } from "./Modal";
 
@@ -39,7 +41,18 @@ export function ImportCodeDialog({ commands }: { commands: Commands }) {
   const pathId = useId();
   const frameworkId = useId();
   const entryId = useId();
+  const pythonId = useId();
   const http = commands.platform.kind === "http";
+  // The interpreters found for the path typed (asked once typing pauses), the last used preselected.
+  const [asked, setAsked] = useState("");
+  useEffect(() => {
+    const t = setTimeout(() => setAsked(path.trim()), 300);
+    return () => clearTimeout(t);
+  }, [path]);
+  const found = useQuery(["code_interpreters", asked], () => commands.platform.code_interpreters({ path: asked }), { enabled: asked !== "" });
+  const last = asked ? lastPython(asked) : null;
+  const [picked, setPicked] = useState<{ module: string; python: string } | null>(null);
+  const python = picked?.module === asked ? picked.python : preselect(found.data ?? [], last);
 
   async function importPath(p: string, trustCode = false) {
     const target = p.trim();
@@ -48,7 +61,10 @@ export function ImportCodeDialog({ commands }: { commands: Commands }) {
     setBusy(true);
     setError(null);
     try {
-      await commands.importCodeOrThrow(target, { framework, entry: entry.trim(), trustCode });
+      // The default (the first found) is not named: the backend finds it again.
+      const chosen = target === asked && python && python !== found.data?.[0]?.path ? python : undefined;
+      await commands.importCodeOrThrow(target, { framework, entry: entry.trim(), trustCode, python: chosen });
+      if (target === asked && python) rememberPython(target, python);
     } catch (e) {
       setError(failure(e));
     } finally {
@@ -152,10 +168,27 @@ export function ImportCodeDialog({ commands }: { commands: Commands }) {
         </label>
         <input id={entryId} className="input mono" placeholder="root_agent" value={entry} spellCheck={false} data-testid="code-entry" onChange={(e) => setEntry(e.target.value)} />
       </div>
-      <p className="muted small">
-        The module is imported by the Python beside it (a <span className="mono">.venv</span> next to the file), else by <span className="mono">$BATON_PYTHON</span> or{" "}
-        <span className="mono">python3</span>. No agent runs and no model is called; the module is imported in a sandbox with no network and read-only files.
-      </p>
+      <div className="field">
+        <label className="field-label" htmlFor={pythonId}>
+          Python <span className="muted">(one with your framework installed: a virtual environment beside or above the module, $BATON_PYTHON, python3)</span>
+        </label>
+        <select
+          id={pythonId}
+          className="select mono"
+          value={python}
+          disabled={!found.data || found.data.length === 0}
+          data-testid="code-python"
+          onChange={(e) => setPicked({ module: asked, python: e.target.value })}
+        >
+          {!found.data && <option value="">{asked ? (found.error ? `Could not list interpreters: ${found.error.message}` : "Looking…") : "Pick a module first"}</option>}
+          {(found.data ?? []).map((i) => (
+            <option key={i.path} value={i.path}>
+              {interpreterLabel(i, last)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <p className="muted small">No agent runs and no model is called; the module is imported in a sandbox with no network and read-only files.</p>
       {error && (
         <ImportError error={error} title="Could not import this code" testId="code-error" />
       )}

@@ -246,6 +246,11 @@ export function createMockPlatform(fixtures: Record<string, Topology> = FIXTURES
       const topology = normalizeTopology(t);
       return { topology, findings: mockLint(topology), notes: [] };
     },
+    async code_interpreters({ path }) {
+      log("code_interpreters", { path });
+      // The mock host has no Python beside its files: only the default.
+      return [{ path: "python3", found: "python3 on PATH" }];
+    },
     async refactor_supervisor({ topology, chain }) {
       log("refactor_supervisor", { chain });
       return mockRefactor(normalizeTopology(topology), chain ?? []);
