@@ -214,7 +214,15 @@ fn run_id_for(trace_id: &str) -> String {
 
 /// The trace of one captured OTLP trace, as a file import builds it.
 fn build(trace_id: &str, p: &Pending, source: &str) -> Result<crate::trace::Trace, String> {
-    build_spans(trace_id, &p.spans, p.root_seen, p.replayed, source)
+    let mut trace = build_spans(trace_id, &p.spans, p.root_seen, p.replayed, source)?;
+    // When its first span reached this collector: the capture list's order (the trace's own
+    // clock may be another machine's, or a replay of yesterday's).
+    let arrived = std::time::SystemTime::now().checked_sub(p.first.elapsed()).unwrap_or(std::time::UNIX_EPOCH);
+    if let Some(serde_json::Value::Object(m)) = trace.source.as_mut() {
+        let at = humantime::format_rfc3339_millis(arrived).to_string();
+        m.insert("captured_at".into(), serde_json::Value::String(at));
+    }
+    Ok(trace)
 }
 
 /// The trace of `spans` (one trace's), or why it is not saved; `root_seen`: its root arrived;

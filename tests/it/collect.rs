@@ -1020,6 +1020,12 @@ fn a_trace_whose_root_never_arrives_is_saved_after_a_longer_quiet() {
         let t = store.load_trace(&runs[0].id).await.unwrap();
         assert_ne!(t.outcome.status, baton::trace::OutcomeStatus::Running);
         assert!(t.source.as_ref().unwrap()["notes"].to_string().contains("no root span arrived"));
+        // Listed by when it reached the collector, not by its spans' clock (1970 here).
+        let at = t.source.as_ref().unwrap()["captured_at"].as_str().expect("captured_at").to_owned();
+        let at = humantime::parse_rfc3339(&at).unwrap();
+        let age = std::time::SystemTime::now().duration_since(at).unwrap();
+        assert!(age < Duration::from_secs(120), "captured {age:?} ago");
+        assert!(t.started_at.starts_with("1970"), "{}", t.started_at);
     });
 }
 

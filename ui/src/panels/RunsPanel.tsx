@@ -15,7 +15,7 @@ import { useCapture } from "../hooks/useCapture";
 import { useQuery } from "../hooks/useQuery";
 import type { RunCommands } from "../commands/run";
 import { toPlatformError, type PlatformError } from "../platform/types";
-import { CAPTURED_SCAN, capturedRuns } from "../run/capture";
+import { CAPTURED_SCAN, capturedAt, capturedRuns } from "../run/capture";
 import { durationMs, formatDuration, formatTokens, formatWhen } from "../run/format";
 import { num, type RunSummary } from "../run/types";
 import { useDesigner } from "../store/designer";
@@ -390,7 +390,13 @@ function RunRow({
         <RunIdTag run={r} before={before} />
         <RunSourceTag run={r} />
       </td>
-      <td title={r.started_at}>{formatWhen(r.started_at)}</td>
+      {showTopology ? (
+        <td title={`Captured at ${capturedAt(r)}; the trace says it started at ${r.started_at}`} data-testid="run-captured-at">
+          {formatWhen(capturedAt(r))}
+        </td>
+      ) : (
+        <td title={r.started_at}>{formatWhen(r.started_at)}</td>
+      )}
       <td className="num col-duration">{formatDuration(durationMs(r.started_at, r.ended_at))}</td>
       <td className="num col-tokens">{formatTokens(num(r.input_tokens) + num(r.output_tokens))}</td>
       <td className="num col-steps">{r.steps.toLocaleString()}</td>

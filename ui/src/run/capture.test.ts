@@ -73,4 +73,21 @@ describe("live capture", () => {
     expect(capturedRuns(runs, endpoint).map((r) => r.id)).toEqual(["a", "f"]);
     expect(capturedRuns([], endpoint)).toEqual([]);
   });
+
+  it("the captured runs are listed by when they reached the collector, not by their trace's clock", () => {
+    const endpoint = "http://127.0.0.1:4318/v1/traces";
+    const at = (id: string, started: string, captured: string | undefined) => ({
+      ...summary(id, { format: "otlp", file: endpoint, notes: [], ...(captured ? { captured_at: captured } : {}) }),
+      started_at: started,
+    });
+    const runs = [
+      at("today", "2026-12-03T10:00:00Z", "2026-12-03T10:00:01Z"),
+      // a replay of last year's trace, captured after the others
+      at("replayed", "2025-06-01T08:00:00Z", "2026-12-03T10:05:00Z"),
+      at("clock-ahead", "2027-01-01T00:00:00Z", "2026-12-03T10:02:00Z"),
+      // saved before captures kept their time: its own start
+      at("older", "2026-12-03T09:00:00Z", undefined),
+    ];
+    expect(capturedRuns(runs, endpoint).map((r) => r.id)).toEqual(["replayed", "clock-ahead", "today", "older"]);
+  });
 });

@@ -51,10 +51,24 @@ export function parsePort(text: string): { value: number } | { error: string } {
   return { value: n };
 }
 
-/** The runs that came in through `endpoint` (imported as OTLP with the endpoint as their file), in order. */
+/** When a captured run reached the collector (its first span), else when its trace says it started. */
+export function capturedAt(r: RunSummary): string {
+  return runSource(r)?.capturedAt ?? r.started_at;
+}
+
+/**
+ * The runs that came in through `endpoint` (imported as OTLP with the endpoint as their file),
+ * newest capture first: by when they reached the collector, not by the trace's own clock (another
+ * machine's, or a replay of yesterday's traces).
+ */
 export function capturedRuns(runs: readonly RunSummary[], endpoint: string): RunSummary[] {
-  return runs.filter((r) => {
-    const src = runSource(r);
-    return src?.format === "otlp" && src.file === endpoint;
-  });
+  const at = (r: RunSummary) => Date.parse(capturedAt(r)) || 0;
+  return runs
+    .filter((r) => {
+      const src = runSource(r);
+      return src?.format === "otlp" && src.file === endpoint;
+    })
+    .map((r, i) => ({ r, i, t: at(r) }))
+    .sort((a, b) => b.t - a.t || a.i - b.i)
+    .map((x) => x.r);
 }

@@ -2,7 +2,13 @@
 import type { RunSummary } from "../bindings/RunSummary";
 import { CATALOG } from "../bindings/commands";
 
-export type RunSource = { format: string; file: string | null; notes: string[] };
+export type RunSource = {
+  format: string;
+  file: string | null;
+  notes: string[];
+  /** For a captured run: when its first span reached the collector (RFC 3339). */
+  capturedAt: string | null;
+};
 
 /** The generated catalog's label of each trace format (the Rust core's one list). */
 const FORMAT_LABELS: Record<string, string> = Object.fromEntries(CATALOG.trace_formats.map((c) => [c.value, c.label]));
@@ -17,5 +23,6 @@ export function runSource(s: Pick<RunSummary, "source">): RunSource | null {
   const format = typeof o.format === "string" ? o.format : "trace";
   const file = typeof o.file === "string" ? o.file : null;
   const notes = Array.isArray(o.notes) ? o.notes.filter((n): n is string => typeof n === "string") : [];
-  return { format, file, notes };
+  const capturedAt = typeof o.captured_at === "string" ? o.captured_at : null;
+  return { format, file, notes, capturedAt };
 }
