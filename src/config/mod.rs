@@ -303,7 +303,7 @@ pub fn save(t: &Topology, path: &Path) -> Result<(), ConfigError> {
     let mut text = to_string(t, format)?;
     if format == Format::Yaml {
         // A YAML file's comments are kept: each goes back above (or beside) the key it described.
-        if let Ok(old) = std::fs::read_to_string(path) {
+        if let Ok(old) = read_regular(path, MAX_TOPOLOGY_BYTES) {
             text = comments::carry(&old, &text).unwrap_or_else(|| header_comments(&old) + &text);
         }
     }
