@@ -11,8 +11,11 @@
 //    restored answers "stays resolved", shows its parent and compares with it.
 // E: a trace file dropped on the real window opens in the debugger; the Runs home lists it beside
 //    a run of the open topology, filters them, and opens one.
+// G: Settings → About names the version and the commit git reports, the store, and the WebKit
+//    compositing the app chose for this machine; a crash of the app writes its report.
 import assert from "node:assert/strict";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -273,5 +276,42 @@ describe("the desktop app", { timeout: 15 * 60_000 }, () => {
       await waitFor(b, '[data-testid="compare-view"]');
       assert.equal(await b.$('[data-testid="compare-run"][data-side="A"]').getAttribute("data-run"), parent);
     });
+  });
+
+  it("G: Settings → About names the version, the commit and the compositing chosen; a crash writes its report", { timeout: 6 * 60_000 }, async () => {
+    const file = exampleCopy(work, "ticket-reopen.yaml");
+    await withApp(file, "G-about", async (b) => {
+      await waitFor(b, '[data-testid="node-triage"]', START);
+      await byId(b, "settings-open").click();
+      await waitFor(b, '[data-testid="about-version"]');
+      const commit = execFileSync("git", ["rev-parse", "--short=12", "HEAD"], { cwd: REPO, encoding: "utf8" }).trim();
+      const pkg = readFileSync(join(REPO, "Cargo.toml"), "utf8").match(/^version = "([^"]+)"/m)[1];
+      assert.equal(await textOf(b, '[data-testid="about-version"]'), `${pkg} (commit ${commit})`);
+      assert.match(await textOf(b, '[data-testid="about-store"]'), /store\.db$/);
+      // this machine has no GPU (no /dev/dri): the app turned WebKit's compositing off, and says why
+      const drawing = await textOf(b, '[data-testid="about-compositing"]');
+      if (existsSync("/dev/dri")) assert.equal(drawing, "WebKit compositing on");
+      else assert.equal(drawing, "WebKit compositing off (no GPU: /dev/dri is missing)");
+    });
+    // A crash at start: the report lands in the log folder and names the app, never a key.
+    const logs = mkdtempSync(join(tmpdir(), "baton-app-logs-"));
+    try {
+      const key = "sk-canary-app-crash-0123456789";
+      const app = process.env.BATON_APP ?? join(REPO, "target/debug/baton-app");
+      const r = spawnSync("xvfb-run", ["-a", app, file], {
+        env: { ...process.env, BATON_CRASH_TEST: "1", BATON_LOG_DIR: logs, OPENAI_API_KEY: key, XDG_DATA_HOME: join(logs, "data") },
+        encoding: "utf8",
+        timeout: 120_000,
+      });
+      const reports = readdirSync(logs).filter((f) => f.startsWith("crash-baton-app-"));
+      assert.equal(reports.length, 1, `${r.status} ${r.stderr}`);
+      assert.match(r.stderr, new RegExp(`report .* is at ${join(logs, reports[0]).replace(/[.]/g, "\\.")}`));
+      const report = readFileSync(join(logs, reports[0]), "utf8");
+      assert.match(report, /^baton-app \S+ \(commit /);
+      assert.match(report, /deliberate crash/);
+      assert.ok(!report.includes(key) && !report.includes("ticket-reopen"), report);
+    } finally {
+      rmSync(logs, { recursive: true, force: true });
+    }
   });
 });

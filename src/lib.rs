@@ -5,6 +5,7 @@ pub mod api;
 pub mod collect;
 pub mod config;
 pub mod context;
+pub mod crash;
 pub mod engine;
 pub mod error;
 pub mod export;

@@ -9,6 +9,8 @@ use tauri::Manager;
 
 /// Builds and runs the app.
 pub fn run() {
+    baton::crash::install_for_app();
+    decide_compositing();
     let initial = std::env::args().nth(1).map(std::path::PathBuf::from).map(|p| p.canonicalize().unwrap_or(p));
     tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
@@ -20,6 +22,9 @@ pub fn run() {
             let files = FileAccess::chosen(examples, data_dir.clone(), allowed);
             let initial_file = initial.clone().map(|p| p.display().to_string());
             app.manage(Api::with_initial_file(files, baton::store::default_url(), initial_file));
+            if std::env::var_os("BATON_CRASH_TEST").is_some() {
+                panic!("deliberate crash (BATON_CRASH_TEST is set)");
+            }
             Ok(())
         })
         .invoke_handler(tauri::generate_handler![
@@ -29,4 +34,27 @@ pub fn run() {
         ])
         .run(tauri::generate_context!())
         .expect("error while running Baton");
+}
+
+/// WebKitGTK's accelerated compositing needs a GPU: without one (no `/dev/dri`, as under Xvfb or
+/// in a VM) it renders through a slow software path (issue #32 measured a step's frame p95 at
+/// 402–552 ms with it, 62–151 ms without). Turned off there, before WebKit starts; a user's own
+/// `WEBKIT_DISABLE_COMPOSITING_MODE`, or `BATON_COMPOSITING=on|off`, decides instead. Settings →
+/// About says which, and why.
+fn decide_compositing() {
+    use baton::api::{COMPOSITING_VAR, COMPOSITING_WHY_VAR};
+    if !cfg!(target_os = "linux") || std::env::var_os(COMPOSITING_VAR).is_some() {
+        return;
+    }
+    let why = match std::env::var("BATON_COMPOSITING").as_deref() {
+        Ok("on") => return,
+        Ok("off") => "BATON_COMPOSITING=off",
+        _ if !std::path::Path::new("/dev/dri").exists() => "no GPU: /dev/dri is missing",
+        _ => return,
+    };
+    // SAFETY: at the start of main, before WebKit or any other thread exists.
+    unsafe {
+        std::env::set_var(COMPOSITING_VAR, "1");
+        std::env::set_var(COMPOSITING_WHY_VAR, why);
+    }
 }

@@ -219,6 +219,8 @@ commands! {
     delete_provider_key(DeleteKeyArgs) -> ();
     /// The file the app was started on (its command line), if any.
     initial_file(NoArgs) -> Option<String>;
+    /// Version, commit, store, data and log folders, and how the host draws (Settings → About).
+    about(NoArgs) -> super::about::About;
     /// The lists the UI offers (providers, export and trace formats) with their labels.
     catalog(NoArgs) -> Catalog;
     /// Starts live capture: an OTLP/HTTP endpoint on 127.0.0.1 whose traces become runs.

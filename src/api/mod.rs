@@ -3,6 +3,7 @@
 //! `{code, message}`. Hosts only carry a command's name and JSON arguments to
 //! [`Api::dispatch`]; the CLI calls the same typed methods directly.
 
+mod about;
 pub mod bindings;
 mod capture;
 mod code;
@@ -20,6 +21,7 @@ mod testing;
 mod whatif;
 
 pub use crate::error::{ApiError, Category, ErrorCode};
+pub use about::{About, COMPOSITING_VAR, COMPOSITING_WHY_VAR};
 pub use code::{CodeInterpretersArgs, ImportCodeArgs, ImportedCode, Interpreter, read_code};
 pub use commands::COMMAND_NAMES;
 pub use designer::{

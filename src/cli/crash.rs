@@ -1,17 +1,8 @@
-//! A panic in `baton` writes a crash report to the log folder (`$BATON_LOG_DIR`, else the XDG
-//! state folder's `baton/logs`) and says where: the version and commit, the subcommand, where it
-//! panicked and the backtrace. Never the command's other arguments or a message's text: the
-//! panic's own message is clipped and has keys redacted.
+//! A panic in `baton` writes a crash report (`baton::crash`: the log folder, the version and
+//! commit, the subcommand only, where it panicked and the backtrace) and says where; output piped
+//! into a reader that stopped ends quietly instead.
 
-use std::path::PathBuf;
-
-/// Where crash reports go.
-pub fn log_dir() -> PathBuf {
-    match std::env::var_os("BATON_LOG_DIR").filter(|v| !v.is_empty()) {
-        Some(d) => PathBuf::from(d),
-        None => dirs::state_dir().or_else(dirs::data_dir).unwrap_or_else(std::env::temp_dir).join("baton/logs"),
-    }
-}
+use baton::crash::{payload, write_report};
 
 /// Installs the hook (once, at start).
 pub fn install() {
@@ -23,7 +14,7 @@ pub fn install() {
         if payload(info).contains(&format!("(os error {})", libc::EPIPE)) {
             std::process::exit(141);
         }
-        match write_report(info) {
+        match write_report(info, "baton", &command()) {
             Ok(path) => eprintln!(
                 "baton crashed: this is a bug. A report (no keys, no conversation text) is at {}; please attach it to \
                  an issue",
@@ -37,42 +28,14 @@ pub fn install() {
     }));
 }
 
-fn write_report(info: &std::panic::PanicHookInfo<'_>) -> std::io::Result<PathBuf> {
-    let dir = log_dir();
-    std::fs::create_dir_all(&dir)?;
-    let now = std::time::SystemTime::now();
-    let stamp = humantime::format_rfc3339_seconds(now).to_string().replace(':', "");
-    let path = dir.join(format!("crash-{stamp}-{}.txt", std::process::id()));
-    let message: String = baton::providers::redact::redact(&payload(info)).chars().take(200).collect();
-    // Only the subcommand: the arguments may hold paths, messages or model names.
+/// The subcommand a report names: never the other arguments (paths, messages, model names).
+fn command() -> String {
     let args: Vec<String> = std::env::args().skip(1).take(2).collect();
-    let command = match args.as_slice() {
+    match args.as_slice() {
         [group, sub, ..] if ["runs", "trace", "providers", "store", "refactor"].contains(&group.as_str()) => {
-            vec![group.clone(), sub.clone()]
+            format!("{group} {sub}")
         }
-        [first, ..] if !first.starts_with('-') => vec![first.clone()],
-        _ => vec![],
-    };
-    let report = format!(
-        "baton {} (commit {})\ntime: {}\ncommand: baton {}\nos: {} {}\npanicked at: {}\nmessage (clipped, keys redacted): {}\n\nbacktrace:\n{}\n",
-        env!("CARGO_PKG_VERSION"),
-        env!("BATON_COMMIT"),
-        humantime::format_rfc3339_seconds(now),
-        command.join(" "),
-        std::env::consts::OS,
-        std::env::consts::ARCH,
-        info.location().map(|l| format!("{}:{}", l.file(), l.line())).unwrap_or_default(),
-        message,
-        std::backtrace::Backtrace::force_capture()
-    );
-    std::fs::write(&path, report)?;
-    Ok(path)
-}
-
-fn payload(info: &std::panic::PanicHookInfo<'_>) -> String {
-    info.payload()
-        .downcast_ref::<&str>()
-        .map(|s| (*s).to_owned())
-        .or_else(|| info.payload().downcast_ref::<String>().cloned())
-        .unwrap_or_default()
+        [first, ..] if !first.starts_with('-') => first.clone(),
+        _ => String::new(),
+    }
 }

@@ -1,11 +1,12 @@
-// Settings: the appearance (System, Light or Dark: store/theme.ts), and the model providers live
-// runs can call. Which have a key and where it comes from, whether their endpoint answers; store a
+// Settings: the appearance (System, Light or Dark: store/theme.ts), the model providers live
+// runs can call, and About (version, commit, store, folders, how the window draws). Which have a key and where it comes from, whether their endpoint answers; store a
 // key in the OS keyring or remove it. A stored key is never shown (the backend does not even send it).
 import { CheckCircle2, KeyRound, Loader2, Monitor, Moon, MinusCircle, RefreshCw, Sun, Trash2, XCircle } from "lucide-react";
 import { useCallback, useState, type ReactNode } from "react";
 import type { Platform } from "../platform/types";
 import { REAL_PROVIDERS, type Provider } from "../platform/types";
 import { useProviderStatus } from "../hooks/queries";
+import { useQuery } from "../hooks/useQuery";
 import { isConfigured, keySource, providerLabel, usesKeyring, type ProviderStatus } from "../run/providers";
 import { windowText } from "../commands/messages";
 import { Segmented } from "../components/form";
@@ -33,7 +34,7 @@ export function SettingsDialog({ platform }: { platform: Platform }) {
   return (
     <Modal
       title="Settings"
-      subtitle="Appearance, and the model providers for live runs"
+      subtitle="Appearance, the model providers for live runs, and what this Baton is"
       onClose={close}
       width={940}
       testId="settings-dialog"
@@ -94,6 +95,7 @@ export function SettingsDialog({ platform }: { platform: Platform }) {
           ))}
         </div>
       )}
+      <AboutSection platform={platform} />
     </Modal>
   );
 }
@@ -117,6 +119,44 @@ function AppearanceSetting() {
       <div className="spacer" />
       <Segmented<ThemeChoice> value={choice} options={APPEARANCE} onChange={(c) => useTheme.getState().setChoice(c)} testId="appearance" label="Appearance" />
     </div>
+  );
+}
+
+/** About: what a bug report needs to say (version and commit, the store, the folders, how the window draws). */
+function AboutSection({ platform }: { platform: Platform }) {
+  const about = useQuery(["about"], () => platform.about({}));
+  const a = about.data;
+  const rows: [string, string, string][] = a
+    ? [
+        ["Version", `${a.version} (commit ${a.commit})`, "about-version"],
+        ["Store", a.store, "about-store"],
+        ...(a.data_dir ? [["Data folder", a.data_dir, "about-data"] as [string, string, string]] : []),
+        ["Crash reports", a.log_dir, "about-logs"],
+        ["System", a.os, "about-os"],
+        ["Drawing", a.compositing ? `WebKit compositing ${a.compositing}` : "your browser (baton serve)", "about-compositing"],
+      ]
+    : [];
+  return (
+    <section className="settings-about" data-testid="about" aria-label="About Baton">
+      <h3>About</h3>
+      {about.error && (
+        <div className="settings-error" role="alert">
+          Could not read what this Baton is: {about.error.message}
+        </div>
+      )}
+      {a && (
+        <dl className="about-list">
+          {rows.map(([k, v, id]) => (
+            <div key={id} className="about-row">
+              <dt>{k}</dt>
+              <dd className="mono" data-testid={id}>
+                {v}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </section>
   );
 }
 

@@ -246,6 +246,10 @@ export function createMockPlatform(fixtures: Record<string, Topology> = FIXTURES
       const topology = normalizeTopology(t);
       return { topology, findings: mockLint(topology), notes: [] };
     },
+    async about() {
+      log("about", {});
+      return { version: "0.0.0-mock", commit: "mock", store: "(in memory)", data_dir: null, log_dir: "(none)", os: "mock", compositing: null };
+    },
     async code_interpreters({ path }) {
       log("code_interpreters", { path });
       // The mock host has no Python beside its files: only the default.
