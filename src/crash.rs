@@ -1,7 +1,9 @@
 //! Crash reports, for the CLI and the desktop app alike: a panic writes a report to the log
 //! folder (`$BATON_LOG_DIR`, else the XDG state folder's `baton/logs`): the program, version and
 //! commit, the command (no other arguments), where it panicked and the backtrace. Never a key or a
-//! message's text: the panic's own message is clipped and has keys redacted.
+//! message's text: the panic's own message is clipped and has keys redacted. The newest twenty
+//! reports are kept. Baton keeps no other log: what it does is printed (the CLI) or shown (the
+//! window).
 
 use std::path::PathBuf;
 
@@ -37,7 +39,26 @@ pub fn write_report(info: &std::panic::PanicHookInfo<'_>, program: &str, command
         std::backtrace::Backtrace::force_capture()
     );
     std::fs::write(&path, report)?;
+    forget_old_reports(&dir);
     Ok(path)
+}
+
+/// Crash reports kept in the log folder: the newest, the older ones deleted as new ones come.
+pub const KEEP_REPORTS: usize = 20;
+
+/// Deletes all but the newest [`KEEP_REPORTS`] crash reports (by their files' times).
+fn forget_old_reports(dir: &std::path::Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut reports: Vec<(std::time::SystemTime, PathBuf)> = entries
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with("crash-"))
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .collect();
+    reports.sort();
+    let old = reports.len().saturating_sub(KEEP_REPORTS);
+    for (_, p) in reports.into_iter().take(old) {
+        let _ = std::fs::remove_file(p);
+    }
 }
 
 /// A panic's message, whatever its payload type.

@@ -142,6 +142,30 @@ fn a_crash_writes_a_report_without_arguments_or_keys() {
     assert!(report.starts_with(&format!("baton {} (commit ", env!("CARGO_PKG_VERSION"))), "{report}");
     assert!(report.contains("command: baton run\n") && report.contains("backtrace:"), "{report}");
     assert!(!report.contains("customer-42") && !report.contains(key), "{report}");
+
+    // Old reports give way: 25 earlier ones, one more crash, the newest twenty remain.
+    for i in 0..25 {
+        let p = dir.path().join(format!("crash-baton-old-{i:02}.txt"));
+        std::fs::write(&p, "old").unwrap();
+        let t = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000 + i);
+        std::fs::File::options().write(true).open(&p).unwrap().set_modified(t).unwrap();
+    }
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_baton"))
+        .arg("lint")
+        .env("BATON_LOG_DIR", dir.path())
+        .env("BATON_CRASH_TEST", "1")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(101));
+    let mut left: Vec<String> =
+        std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    left.sort();
+    assert_eq!(left.len(), 20, "{left:?}");
+    assert!(
+        left.iter().filter(|n| n.starts_with("crash-baton-old-")).all(|n| n.as_str() >= "crash-baton-old-07"),
+        "{left:?}"
+    );
+    assert!(left.iter().any(|n| n.starts_with("crash-baton-2")), "the new report stays: {left:?}");
 }
 
 /// Output piped into a reader that stopped (`baton … | head`) ends quietly, not as a crash.
