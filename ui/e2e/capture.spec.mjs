@@ -212,6 +212,32 @@ describe("live capture (browser, http adapter)", { skip: plan.skip ?? false }, (
     }
   });
 
+  it("the Runs home shows a captured run still arriving with a live badge, and its end without a refresh", async () => {
+    const post = async (body) => {
+      const res = await fetch(endpoint, { method: "POST", headers: { "Content-Type": "application/json" }, body });
+      assert.equal(res.status, 200, await res.text());
+    };
+    const trace = splitTrace();
+    if ((await byId("app").getAttribute("data-mode")) !== "design") await page.keyboard.press("Escape");
+    await sel('[data-testid="app"][data-mode="design"]').waitFor();
+    await post(trace.first);
+    await byId("runs-home-toggle").click();
+    await byId("runs-home").waitFor();
+    const row = sel(`[data-testid="runs-home-row"][data-run="${trace.runId}"]`);
+    await row.waitFor({ timeout: 15000 });
+    assert.equal(await row.getAttribute("data-status"), "running");
+    const live = row.getByTestId("run-live-badge");
+    assert.equal((await live.innerText()).trim().toLowerCase(), "live");
+    if (process.env.BATON_E2E_SHOTS) await page.screenshot({ path: join(process.env.BATON_E2E_SHOTS, "runs-home-live.png") });
+    // the rest and the root: the row ends by itself (the list is asked again while a run runs)
+    await post(trace.rest);
+    await post(trace.root);
+    await sel(`[data-testid="runs-home-row"][data-run="${trace.runId}"][data-status="completed"]`).waitFor({ timeout: 20000 });
+    assert.equal(await row.getByTestId("run-live-badge").count(), 0);
+    await byId("runs-home-close").click();
+    await byId("runs-home").waitFor({ state: "detached" });
+  });
+
   it("is still on back in the editor (the backend's state); off closes the endpoint", async () => {
     await page.keyboard.press("Escape");
     await sel('[data-testid="app"][data-mode="design"]').waitFor();

@@ -2,6 +2,9 @@
 // asked only when the table scrolls near the end of what is loaded; never every run at once.
 // Pages are cached by filters (and the runs version, bumped when a run finishes, is imported or
 // deleted) in the platform's query cache; the last list stays on screen while a new one loads.
+// While a listed run is still running (a native run in another window, a trace being captured),
+// the loaded pages are asked again every RUNNING_REFRESH_MS (summaries only, never overviews);
+// while capture is on, each run it saves asks them again too.
 import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import { useCallback, useMemo } from "react";
 import type { RunPage } from "../bindings/RunPage";
@@ -10,6 +13,7 @@ import { usePlatform } from "../commands/platform";
 import { toPlatformError, type PlatformError } from "../platform/types";
 import { filterQuery, nextOffset, pageQuery, type RunFilters } from "../run/runsQuery";
 import { useRun } from "../store/run";
+import { useCaptureStatus } from "./queries";
 
 export type RunPages = {
   /** The runs loaded so far, newest first (null before the first page). */
@@ -30,10 +34,21 @@ export type RunPages = {
   refresh(): Promise<void>;
 };
 
+/** How often the list is asked again while a run in it is still running. */
+export const RUNNING_REFRESH_MS = 2000;
+
+/** Whether any run in the loaded pages is still running. */
+export function anyRunning(pages: readonly RunPage[] | undefined): boolean {
+  return !!pages?.some((p) => p.runs.some((r) => r.outcome.status === "running"));
+}
+
 export function useRunPages(filters: RunFilters): RunPages {
   const platform = usePlatform();
   const version = useRun((s) => s.runsVersion);
-  const key = useMemo(() => ["search_runs", filterQuery(filters), version], [filters, version]);
+  // While capture is on, each run it saves or starts showing asks the list again.
+  const capture = useCaptureStatus().data;
+  const captured = capture?.on ? capture.runs : 0;
+  const key = useMemo(() => ["search_runs", filterQuery(filters), version, captured], [filters, version, captured]);
   const q = useInfiniteQuery<RunPage, PlatformError>({
     queryKey: key,
     initialPageParam: 0,
@@ -46,6 +61,7 @@ export function useRunPages(filters: RunFilters): RunPages {
     },
     getNextPageParam: (last, all) => nextOffset(all.reduce((n, p) => n + p.runs.length, 0), last.runs.length, last.total),
     placeholderData: keepPreviousData,
+    refetchInterval: (query) => (anyRunning(query.state.data?.pages) ? RUNNING_REFRESH_MS : false),
   });
   const pages = q.data?.pages;
   const runs = useMemo(() => (pages ? pages.flatMap((p) => p.runs) : null), [pages]);

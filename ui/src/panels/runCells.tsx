@@ -14,6 +14,12 @@ export function RunOutcome({ run: r }: { run: RunSummary }) {
   return (
     <>
       <OutcomeBadge status={r.outcome.status} />
+      {r.outcome.status === "running" && (
+        <span className="live-badge" data-testid="run-live-badge" title="Still running: this row updates as the run goes">
+          <span className="live-dot" aria-hidden="true" />
+          live
+        </span>
+      )}
       <EndingBadge run={r} />
       <span className="run-reason" title={r.outcome.reason}>
         {r.outcome.reason}
