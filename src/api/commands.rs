@@ -183,6 +183,8 @@ commands! {
     search_runs(RunQuery) -> RunPage;
     /// A saved run's steps and transfers, without items.
     run_overview(RunIdArgs) -> RunOverview;
+    /// A run's summary and topology with the step and transfer briefs from given indexes on (a run being followed).
+    run_tail(super::runs::RunTailArgs) -> crate::store::RunTail;
     /// One step of a saved run: context, output and transfer diff.
     step_view(StepArgs) -> StepView;
     /// One window of a step's context (a long context pages in as the list scrolls).

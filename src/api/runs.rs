@@ -48,6 +48,15 @@ pub struct RunIdArgs {
     pub run_id: String,
 }
 
+/// Which end of a run to read: the step and transfer briefs from these indexes on.
+#[derive(Debug, Clone, Serialize, Deserialize, ts_rs::TS)]
+#[serde(deny_unknown_fields)]
+pub struct RunTailArgs {
+    pub run_id: String,
+    pub from_step: u32,
+    pub from_transfer: u32,
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct RunEventsArgs {
@@ -387,6 +396,10 @@ impl Api {
 
     pub async fn run_overview(self: &Arc<Self>, a: RunIdArgs) -> Result<RunOverview, ApiError> {
         Ok(self.store().await?.run_overview(&a.run_id).await?)
+    }
+
+    pub async fn run_tail(self: &Arc<Self>, a: RunTailArgs) -> Result<crate::store::RunTail, ApiError> {
+        Ok(self.store().await?.run_tail(&a.run_id, a.from_step, a.from_transfer).await?)
     }
 
     pub async fn step_view(self: &Arc<Self>, a: StepArgs) -> Result<StepView, ApiError> {

@@ -11,7 +11,7 @@ mod snapshot;
 mod write;
 
 pub use maintain::StoreCheck;
-pub use read::{ContextPage, ItemWindow, OutcomeBrief, RunOverview, RunSummary, StepView, TransferView};
+pub use read::{ContextPage, ItemWindow, OutcomeBrief, RunOverview, RunSummary, RunTail, StepView, TransferView};
 pub use search::{RunOrigin, RunPage, RunQuery};
 pub use write::{CommitHook, ImportTx, Recorder, WriteStats, new_run_id, trace_events};
 

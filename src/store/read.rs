@@ -78,6 +78,18 @@ pub struct RunOverview {
     pub transfers: Vec<TransferBrief>,
 }
 
+/// The end of a run still growing: its summary and topology, and the step and transfer briefs
+/// from `from_step` and `from_transfer` on (a debugger following the run appends them).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct RunTail {
+    pub summary: RunSummary,
+    pub topology: Option<Topology>,
+    pub steps: Vec<StepBrief>,
+    pub transfers: Vec<TransferBrief>,
+    pub from_step: u32,
+    pub from_transfer: u32,
+}
+
 /// Everything the debugger shows at one step. A long context comes one window at a time: `context`
 /// (and `step.context`, its ids) hold the items from `context_offset` on, of `context_total`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
@@ -234,6 +246,8 @@ in_read_tx! {
     neighbour_transfers(run: &str, k: u32) -> (Option<u32>, Option<u32>);
     /// A run's summary, topology, step and transfer briefs (no items).
     run_overview(run: &str) -> RunOverview;
+    /// The same, from step `from_step` and transfer `from_transfer` on (a run being followed).
+    run_tail(run: &str, from_step: u32, from_transfer: u32) -> RunTail;
     /// Steps of the transfers where `fact` was lost.
     fact_lost_steps(run: &str, fact: &str) -> Vec<u32>;
     /// A whole run as a native trace.
@@ -365,19 +379,24 @@ impl Reader<'_> {
     /// rows costs the driver (row by row) far more than the query, one text value almost nothing.
     /// Only what a brief shows: output ids, snapshots and provider exchanges (which may hold whole
     /// request bodies) stay in the store until a step is opened.
-    async fn step_briefs(&mut self, run: &str) -> Result<Vec<StepBrief>, StoreError> {
+    async fn step_briefs(&mut self, run: &str, from: u32) -> Result<Vec<StepBrief>, StoreError> {
         const COLS: &str = "idx, kind, agent, owner, depth, transfer_idx, detail, input_tokens, output_tokens, \
                             context_len, start_us, duration_us";
         let sql = match self.backend {
             super::Backend::Sqlite => format!(
-                "SELECT json_group_array(json_array({COLS})) FROM (SELECT {COLS} FROM steps WHERE run_id = $1 ORDER BY idx)"
+                "SELECT json_group_array(json_array({COLS})) FROM (SELECT {COLS} FROM steps WHERE run_id = $1 AND idx >= $2 ORDER BY idx)"
             ),
             super::Backend::Postgres => {
-                format!("SELECT json_agg(json_build_array({COLS}) ORDER BY idx)::text FROM steps WHERE run_id = $1")
+                format!(
+                    "SELECT json_agg(json_build_array({COLS}) ORDER BY idx)::text FROM steps WHERE run_id = $1 AND idx >= $2"
+                )
             }
         };
-        let json: Option<String> =
-            sqlx::query_scalar(sqlx::AssertSqlSafe(sql)).bind(run.to_owned()).fetch_one(&mut *self.c).await?;
+        let json: Option<String> = sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
+            .bind(run.to_owned())
+            .bind(i64::from(from))
+            .fetch_one(&mut *self.c)
+            .await?;
         type Row = (
             u32,
             String,
@@ -599,22 +618,39 @@ impl Reader<'_> {
 
     /// A run's summary, topology, step and transfer briefs (no items).
     pub async fn run_overview(&mut self, run: &str) -> Result<RunOverview, StoreError> {
+        let RunTail { summary, topology, steps, transfers, .. } = self.run_tail(run, 0, 0).await?;
+        Ok(RunOverview { summary, topology, steps, transfers })
+    }
+
+    /// A run's summary and topology with the step briefs from `from_step` on and the transfer
+    /// briefs from `from_transfer` on: what a debugger following a running run reads each time,
+    /// instead of the whole overview again.
+    pub async fn run_tail(&mut self, run: &str, from_step: u32, from_transfer: u32) -> Result<RunTail, StoreError> {
         let summary = self.run_summary(run).await?;
         let topology = self.run_topology(run).await.ok();
-        let steps = self.step_briefs(run).await?;
+        let steps = self.step_briefs(run, from_step).await?;
         let rows = sqlx::query(
             "SELECT idx, step, kind, from_agent, to_agent, edge, policy, carried, transformed, dropped, added \
-             FROM transfers WHERE run_id = $1 ORDER BY idx",
+             FROM transfers WHERE run_id = $1 AND idx >= $2 ORDER BY idx",
         )
         .bind(run.to_owned())
+        .bind(i64::from(from_transfer))
         .fetch_all(&mut *self.c)
         .await?;
         let facts: Vec<(i64, String, String)> = sqlx::query_as(
-            "SELECT transfer_idx, fact_id, status FROM fact_checks WHERE run_id = $1 ORDER BY transfer_idx, fact_id",
+            "SELECT transfer_idx, fact_id, status FROM fact_checks WHERE run_id = $1 AND transfer_idx >= $2 \
+             ORDER BY transfer_idx, fact_id",
         )
         .bind(run.to_owned())
+        .bind(i64::from(from_transfer))
         .fetch_all(&mut *self.c)
         .await?;
+        // Each transfer's fact checks, grouped once (not a scan of every check per transfer).
+        let mut facts_of: HashMap<i64, Vec<FactCheck>> = HashMap::new();
+        for (t, id, status) in facts {
+            let status = serde_json::from_value(serde_json::Value::String(status)).unwrap_or(FactStatus::Absent);
+            facts_of.entry(t).or_default().push(FactCheck { id, status });
+        }
         let mut transfers = Vec::with_capacity(rows.len());
         for row in &rows {
             let idx: i64 = row.try_get("idx")?;
@@ -632,18 +668,10 @@ impl Reader<'_> {
                 transformed: len("transformed")?,
                 dropped: len("dropped")?,
                 added: len("added")?,
-                facts: facts
-                    .iter()
-                    .filter(|(t, _, _)| *t == idx)
-                    .map(|(_, id, s)| FactCheck {
-                        id: id.clone(),
-                        status: serde_json::from_value(serde_json::Value::String(s.clone()))
-                            .unwrap_or(FactStatus::Absent),
-                    })
-                    .collect(),
+                facts: facts_of.remove(&idx).unwrap_or_default(),
             });
         }
-        Ok(RunOverview { summary, topology, steps, transfers })
+        Ok(RunTail { summary, topology, steps, transfers, from_step, from_transfer })
     }
 
     /// Steps of the transfers where `fact` was lost.

@@ -56,6 +56,19 @@ async fn exercise(store: Store) {
     // The timeline's briefs, as the engine's steps say.
     let briefs: Vec<baton::trace::StepBrief> = trace.steps.iter().map(baton::trace::StepBrief::from).collect();
     assert_eq!(store.run_overview(&id).await.unwrap().steps, briefs);
+    // A followed run's end (issue #32): the briefs from step 5 and transfer 1 on, as the engine
+    // made them, each transfer with its own fact checks.
+    let tail = store.run_tail(&id, 5, 1).await.unwrap();
+    assert_eq!(tail.steps, briefs[5..]);
+    let ends: Vec<(u32, String, String)> =
+        tail.transfers.iter().map(|t| (t.step, t.from.clone(), t.to.clone())).collect();
+    let want: Vec<(u32, String, String)> =
+        trace.transfers[1..].iter().map(|t| (t.step, t.from.clone(), t.to.clone())).collect();
+    assert_eq!(ends, want);
+    for (t, x) in tail.transfers.iter().zip(&trace.transfers[1..]) {
+        assert_eq!(t.facts.len(), x.facts.len(), "transfer {}", t.index);
+    }
+    assert!(store.run_tail(&id, 999, 999).await.unwrap().steps.is_empty());
     let v = store.step_view(&id, 5).await.unwrap();
     let tv = v.transfer.unwrap();
     assert_eq!((tv.transfer.from.as_str(), tv.transfer.to.as_str()), ("resolution", "verification"));

@@ -42,6 +42,8 @@ import type { RunOverview } from "./RunOverview";
 import type { RunPage } from "./RunPage";
 import type { RunQuery } from "./RunQuery";
 import type { RunSummary } from "./RunSummary";
+import type { RunTail } from "./RunTail";
+import type { RunTailArgs } from "./RunTailArgs";
 import type { SaveArgs } from "./SaveArgs";
 import type { SetKeyArgs } from "./SetKeyArgs";
 import type { StartRunArgs } from "./StartRunArgs";
@@ -100,6 +102,8 @@ export interface Commands {
   search_runs: { args: RunQuery; result: RunPage };
   /** A saved run's steps and transfers, without items. */
   run_overview: { args: RunIdArgs; result: RunOverview };
+  /** A run's summary and topology with the step and transfer briefs from given indexes on (a run being followed). */
+  run_tail: { args: RunTailArgs; result: RunTail };
   /** One step of a saved run: context, output and transfer diff. */
   step_view: { args: StepArgs; result: StepView };
   /** One window of a step's context (a long context pages in as the list scrolls). */
@@ -172,6 +176,7 @@ export const COMMAND_NAMES: readonly CommandName[] = [
   "list_runs",
   "search_runs",
   "run_overview",
+  "run_tail",
   "step_view",
   "step_context",
   "transfer_view",

@@ -9,7 +9,7 @@ import { edgeId, normalizeTopology } from "../model/topology";
 import type { CaptureStatus } from "../bindings/CaptureStatus";
 import { toPlatformError, type Platform, type RunStreamEvent, type TraceFormat } from "../platform/types";
 import type { RunOverview, StepView } from "../run/types";
-import { staleFrom } from "../run/progress";
+import { appendTail, staleFrom, tailFrom } from "../run/progress";
 import { fileName } from "../recent";
 import { cacheKey, neighbourTransfer, stepCache, useDebugger } from "../store/debugger";
 import { useDesigner } from "../store/designer";
@@ -244,7 +244,14 @@ export function makeRunCommands(platform: Platform) {
     const current = () => dbg().runId === runId && dbg().overview === prev;
     let next: RunOverview;
     try {
-      next = await platform.run_overview({ run_id: runId });
+      // Baton's own runs only grow: only their end (the last step and transfer, and what came
+      // after) crosses, and the whole overview again only when that end is not where the window
+      // has it, or once the run has ended (what stays on screen is then exactly what was saved).
+      // A captured run is rebuilt from its spans each time (a late span may amend an early step):
+      // read whole.
+      const tail = prev.summary.origin === "native" ? await platform.run_tail({ run_id: runId, ...tailFrom(prev) }) : null;
+      const appended = tail ? appendTail(prev, tail) : null;
+      next = appended && tail?.summary.outcome.status === "running" ? appended : await platform.run_overview({ run_id: runId });
     } catch (e) {
       if (!current()) return;
       if (toPlatformError(e).code === "store.no_run") dbg().setProgressGone(runId);

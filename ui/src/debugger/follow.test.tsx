@@ -76,7 +76,9 @@ async function open(commands: RunCommands, id: string, step?: number) {
   await until(() => expect(screen.getByTestId("transport")).toBeTruthy());
 }
 
-const overviews = (p: MockPlatform, id: string) => p.calls.filter((c) => c.command === "run_overview" && (c.args as { run_id: string }).run_id === id).length;
+/** Reads of a run: its whole overview (on opening, at its end) or its tail (each poll while it runs). */
+const overviews = (p: MockPlatform, id: string) => p.calls.filter((c) => (c.command === "run_overview" || c.command === "run_tail") && (c.args as { run_id: string }).run_id === id).length;
+const wholeReads = (p: MockPlatform, id: string) => p.calls.filter((c) => c.command === "run_overview" && (c.args as { run_id: string }).run_id === id).length;
 const stepViews = (p: MockPlatform, step: number) => p.calls.filter((c) => c.command === "step_view" && (c.args as { step: number }).step === step).length;
 const count = () => Number(screen.getByTestId("timeline").getAttribute("data-count"));
 const cursor = () => useDebugger.getState().cursor;
@@ -205,7 +207,8 @@ describe("the debugger follows a run in progress", () => {
     const { platform, commands, id } = await capturing(3);
     await open(commands, id);
     const real = platform.run_overview;
-    platform.run_overview = async () => {
+    const realTail = platform.run_tail;
+    platform.run_overview = platform.run_tail = async () => {
       throw { code: "store.open", message: "database is locked" };
     };
     await tick(1000);
@@ -216,6 +219,7 @@ describe("the debugger follows a run in progress", () => {
     expect(useUi.getState().toasts).toEqual([]);
 
     platform.run_overview = real;
+    platform.run_tail = realTail;
     platform.receiveRunning(BASE, 6, id);
     await tick(1000);
     await until(() => expect(count()).toBe(6));
@@ -275,6 +279,10 @@ describe("the debugger follows a run in progress", () => {
     const asked = overviews(platform, id);
     await tick(5000);
     expect(overviews(platform, id)).toBe(asked);
+    // a run that only grows is read by its end while it runs: whole only on opening and at its end
+    // (issue #32: no polling of whole overviews)
+    expect(asked - wholeReads(platform, id)).toBeGreaterThan(0);
+    expect(wholeReads(platform, id)).toBeLessThanOrEqual(2);
     // the Run panel still streamed it
     expect(useRun.getState().live?.status).toBe("finished");
     expect(useRun.getState().live?.steps).toHaveLength(12);

@@ -1,7 +1,7 @@
 // The debugger follows a run still in progress. A run saved while its trace arrives (live capture
 // replaces it about once a second) is asked again every second while it stays open and running;
 // a run this window executes is read again when its events arrive (no polling: they stream
-// already, `useRun().live`). Nothing is asked for a run that has ended or left the store; opening
+// already, `useRun().live`), by its end only (`refreshRun` reads `run_tail`). Nothing is asked for a run that has ended or left the store; opening
 // another run or leaving the debugger stops it.
 import { useEffect, useRef } from "react";
 import type { RunCommands } from "../commands/run";

@@ -7,6 +7,7 @@ import type { LiveEvent } from "../bindings/LiveEvent";
 import type { MarkArgs } from "../bindings/MarkArgs";
 import type { RunMark } from "../bindings/RunMark";
 import type { RunOverview } from "../bindings/RunOverview";
+import type { RunTail } from "../bindings/RunTail";
 import type { RunOrigin } from "../bindings/RunOrigin";
 import type { RunPage } from "../bindings/RunPage";
 import type { RunQuery } from "../bindings/RunQuery";
@@ -241,7 +242,8 @@ export function createMockRuns(recorded: Record<string, RecordedRun> = RECORDED_
     async run_overview({ run_id }: { run_id: string }): Promise<RunOverview> {
       const r = get(run_id);
       return {
-        summary: clone(r.summary),
+        // the store's summary always says where the run came from
+        summary: { ...clone(r.summary), origin: originOf(r.summary) },
         topology: clone(r.topology),
         // Briefs recorded before `context_len` and timing were kept: the items from the step, as
         // the store derives them; no time (these runs kept none).
@@ -252,6 +254,10 @@ export function createMockRuns(recorded: Record<string, RecordedRun> = RECORDED_
         ),
         transfers: r.transfers.map((t, i) => transferBrief(i, t)),
       };
+    },
+    async run_tail({ run_id, from_step, from_transfer }: { run_id: string; from_step: number; from_transfer: number }): Promise<RunTail> {
+      const all = await this.run_overview({ run_id });
+      return { ...all, steps: all.steps.slice(from_step), transfers: all.transfers.slice(from_transfer), from_step, from_transfer };
     },
     async step_view({ run_id, step, context: w }: StepArgs): Promise<StepView> {
       const r = get(run_id);

@@ -273,6 +273,7 @@ export function createMockPlatform(fixtures: Record<string, Topology> = FIXTURES
     list_runs: (a) => (log("list_runs", a ?? {}), runs.list_runs({ topology: a?.topology ?? undefined })),
     search_runs: (q) => (log("search_runs", q ?? {}), runs.search_runs(q ?? {})),
     run_overview: (a) => (log("run_overview", a), runs.run_overview(a)),
+    run_tail: (a) => (log("run_tail", a), runs.run_tail(a)),
     step_view: (a) => (log("step_view", a), runs.step_view(a)),
     step_context: (a) => (log("step_context", a), runs.step_context(a)),
     transfer_view: (a) => (log("transfer_view", a), runs.transfer_view(a)),

@@ -1,6 +1,7 @@
 // A run opened while it is still running (a captured trace whose spans keep arriving, or a run
 // this window executes): how often it is asked again, and which cached step views a newer
 // overview may have made stale.
+import type { RunTail } from "../bindings/RunTail";
 import type { RunOverview } from "./types";
 
 /** How often the overview of a captured run still arriving is asked again (ms). */
@@ -11,7 +12,37 @@ export const FOLLOW_EVENTS_MS = 250;
 
 export const isRunning = (o: RunOverview | null | undefined): boolean => o?.summary.outcome.status === "running";
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+// The same object (a prefix kept from a tail read) is the same without a look inside.
+const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+
+/** Where a tail read starts for a run shown as `prev`: its last step and last transfer (either may have grown). */
+export function tailFrom(prev: RunOverview): { from_step: number; from_transfer: number } {
+  return { from_step: Math.max(0, prev.steps.length - 1), from_transfer: Math.max(0, prev.transfers.length - 1) };
+}
+
+/**
+ * `prev` with a tail read from `tailFrom(prev)` appended, its earlier briefs kept as they are
+ * (the same objects); null when the tail does not start where `prev` ends as `prev` has it (the
+ * run was rebuilt, as a captured trace may be, or shrank): then the whole overview is read again.
+ */
+export function appendTail(prev: RunOverview, tail: RunTail): RunOverview | null {
+  const at = (xs: readonly unknown[], i: number) => (i < xs.length ? xs[i] : undefined);
+  // The boundary: the step and transfer the tail starts at must be as `prev` has them, or grown
+  // in place (the last step's brief is rewritten as it completes: only its identity must hold).
+  const stepKey = (s: unknown) => (s ? JSON.stringify([(s as { index: number }).index, (s as { kind: string }).kind, (s as { agent: string }).agent]) : "");
+  const transferKey = (t: unknown) => (t ? JSON.stringify([(t as { index: number }).index, (t as { step: number }).step, (t as { from: string }).from, (t as { to: string }).to]) : "");
+  if (tail.from_step > prev.steps.length || tail.from_transfer > prev.transfers.length) return null;
+  const s0 = at(prev.steps, tail.from_step);
+  if (s0 !== undefined && stepKey(s0) !== stepKey(tail.steps[0])) return null;
+  const t0 = at(prev.transfers, tail.from_transfer);
+  if (t0 !== undefined && transferKey(t0) !== transferKey(tail.transfers[0])) return null;
+  return {
+    summary: tail.summary,
+    topology: same(prev.topology, tail.topology) ? prev.topology : tail.topology,
+    steps: [...prev.steps.slice(0, tail.from_step), ...tail.steps],
+    transfers: [...prev.transfers.slice(0, tail.from_transfer), ...tail.transfers],
+  };
+}
 
 /**
  * The first step whose cached view may be stale once `prev` became `next`; null when nothing
