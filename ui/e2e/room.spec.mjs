@@ -1,9 +1,16 @@
 // Browser test of room on the canvas against `baton serve`, at 1280x720 and 1440x900: on every
 // example, no edge label between two agents covers either agent (its text gives way, with the
-// whole label in its tooltip, and its chips stay).
+// whole label in its tooltip, and its chips stay). The six-agent ADK sample from
+// ../shared/realtraces (read where it lives), in the debugger's short graph: no agent covers
+// another, each agent's visits pill stays inside it, and a name cut short keeps the whole of it
+// in its tooltip (far out, a long snake_case name still shows only its first letters).
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { backendPlan, browserSuite } from "./harness.mjs";
+import { REPO, backendPlan, browserSuite } from "./harness.mjs";
+
+const ADK_SIX = join(REPO, "../shared/realtraces/adk-python/flow_complex_spark__sample.session.json");
 
 const plan = backendPlan();
 if (plan.skip && process.env.BATON_E2E_REQUIRE === "1") throw new Error(plan.skip);
@@ -42,5 +49,51 @@ for (const [width, height] of [
         assert.deepEqual(covered, [], `${file}: ${covered.join("; ")}`);
       });
     }
+  });
+}
+
+for (const [width, height] of [
+  [1280, 720],
+  [1440, 900],
+]) {
+  describe(`six ADK agents in the debugger's graph at ${width}x${height} (browser)`, { skip: plan.skip ?? false }, () => {
+    const ctx = browserSuite(before, after, {
+      width,
+      height,
+      setup(root) {
+        const r = spawnSync(plan.bin, ["trace", "import", ADK_SIX, "--db", join(root, ".baton", "runs.db")], { encoding: "utf8" });
+        assert.equal(r.status, 0, r.stderr);
+      },
+    });
+
+    it("no agent covers another; pills stay in their agents; each name whole in its tooltip", async () => {
+      const { page, backend } = ctx;
+      await page.goto(backend.page());
+      await ctx.byId("runs-home-toggle").click();
+      await page.locator('[data-testid="runs-home-row"]').first().dblclick();
+      await page.locator('[data-testid="timeline-step"]').first().waitFor();
+      await page.locator('[data-testid="debug-canvas"] .react-flow__node').nth(5).waitFor();
+      await page.waitForTimeout(600);
+      const problems = await page.evaluate(() => {
+        const out = [];
+        const nodes = [...document.querySelectorAll('[data-testid="debug-canvas"] .react-flow__node')].map((n) => ({ id: n.dataset.id, el: n, r: n.getBoundingClientRect() }));
+        if (nodes.length !== 6) out.push(`${nodes.length} agents drawn`);
+        for (let i = 0; i < nodes.length; i++) {
+          for (let j = i + 1; j < nodes.length; j++) {
+            const [a, b] = [nodes[i].r, nodes[j].r];
+            const x = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+            const y = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+            if (x > 1 && y > 1) out.push(`${nodes[i].id} covers ${nodes[j].id}`);
+          }
+          const pill = nodes[i].el.querySelector(".node-visits")?.getBoundingClientRect();
+          if (pill && (pill.left < nodes[i].r.left - 1 || pill.right > nodes[i].r.right + 1)) out.push(`${nodes[i].id}'s pill leaves it`);
+          // a name cut short far out keeps the whole of it in its tooltip
+          const name = nodes[i].el.querySelector(".node-name");
+          if (!name || !name.textContent || name.getAttribute("title") !== name.textContent) out.push(`${nodes[i].id}'s name is not whole in its tooltip`);
+        }
+        return out;
+      });
+      assert.deepEqual(problems, []);
+    });
   });
 }
