@@ -103,6 +103,20 @@ impl Drop for Collector {
     }
 }
 
+/// POSTs an OTLP/JSON body to the collector and expects it acknowledged (200).
+fn post_json(url: impl reqwest::IntoUrl, body: impl Into<reqwest::Body>) {
+    rt().block_on(async {
+        let r = reqwest::Client::new()
+            .post(url)
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200, "{}", r.text().await.unwrap_or_default());
+    })
+}
+
 fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
 }
@@ -589,16 +603,7 @@ fn a_trace_split_over_many_requests_in_any_order_is_one_run_and_late_spans_amend
     // A late span: a copy of a child span with a new id.
     let mut late = spans.iter().find(|s| !s["parentSpanId"].as_str().unwrap_or("").is_empty()).unwrap().clone();
     late["spanId"] = Value::String("00000000000000ff".into());
-    rt().block_on(async {
-        let r = reqwest::Client::new()
-            .post(&url)
-            .header("content-type", "application/json")
-            .body(one(&late))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(r.status(), 200);
-    });
+    post_json(&url, one(&late));
     let amended = c.wait_for("amended run", 1);
     assert!(amended[0].contains(&run_id), "{amended:?} amends {run_id}");
     let ((db, _dir), _) = c.stop();
@@ -623,16 +628,7 @@ fn ctrl_c_saves_the_traces_still_open() {
     let c = Collector::start();
     let url = c.url();
     let fixture = std::fs::read(root().join("tests/import/fixtures/otlp_genai.json")).unwrap();
-    rt().block_on(async {
-        let r = reqwest::Client::new()
-            .post(&url)
-            .header("content-type", "application/json")
-            .body(fixture)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(r.status(), 200);
-    });
+    post_json(&url, fixture);
     let ((db, _dir), rest) = c.stop();
     assert!(rest.iter().any(|l| l.starts_with("saved run")), "{rest:?}");
     rt().block_on(async {
@@ -802,19 +798,7 @@ fn a_running_trace_is_shown_from_its_first_spans_then_saved_as_the_same_run() {
         spans.into_iter().partition(|s| s["parentSpanId"].as_str().unwrap_or("").is_empty());
     assert!(children.len() >= 4, "the fixture has spans to send in two halves");
     let many = |sp: &[Value]| serde_json::json!({"resourceSpans": [{"scopeSpans": [{"spans": sp}]}]}).to_string();
-    let post = |body: String| {
-        let url = url.clone();
-        rt().block_on(async move {
-            let r = reqwest::Client::new()
-                .post(&url)
-                .header("content-type", "application/json")
-                .body(body)
-                .send()
-                .await
-                .unwrap();
-            assert_eq!(r.status(), 200);
-        })
-    };
+    let post = |body: String| post_json(&url, body);
     let db = c.db.clone();
     let steps = |id: &str| {
         rt().block_on(async {
@@ -855,16 +839,7 @@ fn a_running_trace_is_shown_from_its_first_spans_then_saved_as_the_same_run() {
 fn a_trace_sent_again_after_a_restart_replaces_its_run() {
     let send = |c: &Collector| {
         let fixture = std::fs::read(root().join("tests/import/fixtures/otlp_genai.json")).unwrap();
-        rt().block_on(async {
-            let r = reqwest::Client::new()
-                .post(c.url())
-                .header("content-type", "application/json")
-                .body(fixture)
-                .send()
-                .await
-                .unwrap();
-            assert_eq!(r.status(), 200);
-        });
+        post_json(c.url(), fixture);
     };
     let c = Collector::start();
     send(&c);
@@ -906,16 +881,7 @@ fn a_later_trace_of_a_saved_conversation_joins_its_run() {
         let part: Vec<&Value> = spans.iter().filter(|s| s["traceId"] == trace).collect();
         let body = serde_json::json!({"resourceSpans": [{"resource": doc["resourceSpans"][0]["resource"],
             "scopeSpans": [{"scope": doc["resourceSpans"][0]["scopeSpans"][0]["scope"], "spans": part}]}]});
-        rt().block_on(async {
-            let r = reqwest::Client::new()
-                .post(c.url())
-                .header("content-type", "application/json")
-                .body(body.to_string())
-                .send()
-                .await
-                .unwrap();
-            assert_eq!(r.status(), 200);
-        })
+        post_json(c.url(), body.to_string())
     };
     post(&traces[0]);
     let first = c.wait_for("saved run", 1);
@@ -1001,16 +967,7 @@ fn a_trace_whose_root_never_arrives_is_saved_after_a_longer_quiet() {
              serde_json::json!([kv("gen_ai.operation.name", "chat"),
                  kv("gen_ai.output.messages", "[{\"role\":\"assistant\",\"parts\":[{\"type\":\"text\",\"content\":\"done\"}]}]")]))
     ]}]}]});
-    rt().block_on(async {
-        let r = reqwest::Client::new()
-            .post(c.url())
-            .header("content-type", "application/json")
-            .body(doc.to_string())
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(r.status(), 200);
-    });
+    post_json(c.url(), doc.to_string());
     let saved = c.wait_for("saved run", 1);
     let ((db, _dir), _) = c.stop();
     rt().block_on(async {
@@ -1149,16 +1106,7 @@ fn a_large_trace_does_not_delay_an_ordinary_one_and_a_chain_too_deep_is_refused(
     let c = Collector::start_in(tempfile::tempdir().unwrap(), 200);
     let post = |spans: Vec<Value>| {
         let doc = serde_json::json!({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]});
-        rt().block_on(async {
-            let r = reqwest::Client::new()
-                .post(c.url())
-                .header("content-type", "application/json")
-                .body(doc.to_string())
-                .send()
-                .await
-                .unwrap();
-            assert_eq!(r.status(), 200);
-        })
+        post_json(c.url(), doc.to_string())
     };
     post(json_spans("a1", 5_000, false, 1_000));
     post(json_spans("d4", 1_001, true, 2_000_000));

@@ -46,14 +46,16 @@ describe("provider status", () => {
 });
 
 describe("run source", () => {
-  it("reads the importer's format, file and notes; null for runs Baton made", () => {
+  it("reads the importer's format, file, notes and capture time; null for runs Baton made", () => {
     expect(runSource({ source: null })).toBeNull();
     expect(runSource({ source: { format: "otlp", file: "/t/a.json", notes: ["provider: openai", 3] } })).toEqual({
       format: "otlp",
       file: "/t/a.json",
       notes: ["provider: openai"],
+      capturedAt: null,
     });
-    expect(runSource({ source: { format: "adk" } })).toEqual({ format: "adk", file: null, notes: [] });
+    expect(runSource({ source: { format: "otlp", file: "http://127.0.0.1:4318/v1/traces", captured: true, captured_at: "2026-12-03T10:00:00.123Z" } })?.capturedAt).toBe("2026-12-03T10:00:00.123Z");
+    expect(runSource({ source: { format: "adk" } })).toEqual({ format: "adk", file: null, notes: [], capturedAt: null });
     expect(runSource({ source: ["x"] })).toBeNull();
   });
 });
