@@ -607,7 +607,8 @@ describe("Prove and the mark", () => {
     fireEvent.click(within(screen.getByTestId("run-mark")).getByTestId("mark-clear"));
     await waitFor(() => expect(screen.getByTestId("run-mark").getAttribute("data-judgement")).toBe(""));
     expect(platform.calls.filter((c) => c.command === "mark_run").at(-1)?.args).toEqual({ run_id: runId, judgement: null });
-    expect((within(screen.getByTestId("run-mark")).getByTestId("mark-why") as HTMLInputElement).value).toBe("");
+    // the field empties with the mark's removal (once the run is read again)
+    await waitFor(() => expect((within(screen.getByTestId("run-mark")).getByTestId("mark-why") as HTMLInputElement).value).toBe(""));
     await waitFor(() => expect(screen.getByTestId("verdict-ending").getAttribute("data-by")).toBe("signal"));
   });
 
