@@ -27,6 +27,9 @@ for (const scheme of ["light", "dark"]) {
     /** The serious and critical violations on the page now, one line each. */
     async function check(screen) {
       const { page } = ctx;
+      // Colours are read once settled: a dialog fading in (or a theme's transition) blends its
+      // text with the page behind, which axe would measure as it stood mid-way.
+      await page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity).map((a) => a.finished.catch(() => null))));
       if (SHOTS) await page.screenshot({ path: join(SHOTS, `a11y-${scheme}-${screen}.png`) });
       await page.addScriptTag({ path: AXE });
       const found = await page.evaluate(async () => {

@@ -49,6 +49,27 @@ for (const [width, height] of [
         assert.deepEqual(covered, [], `${file}: ${covered.join("; ")}`);
       });
     }
+
+    it("the canvas's entry tag and warning counts read at WCAG AA (4.5:1), which axe does not check on the canvas", async () => {
+      const { page, backend } = ctx;
+      await page.goto(backend.page("open=ticket-reopen.yaml"));
+      await page.locator(".node-entry").first().waitFor();
+      await page.locator(".node-lint.sev-bg-warning").first().waitFor();
+      const ratios = await page.evaluate(() => {
+        const rgb = (c) => (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
+        const lum = ([r, g, b]) => {
+          const f = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+          return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+        };
+        const ratio = (el) => {
+          const st = getComputedStyle(el);
+          const [a, b] = [lum(rgb(st.color)), lum(rgb(st.backgroundColor))].sort((x, y) => y - x);
+          return Math.round(((a + 0.05) / (b + 0.05)) * 100) / 100;
+        };
+        return { entry: ratio(document.querySelector(".node-entry")), warning: ratio(document.querySelector(".node-lint.sev-bg-warning")) };
+      });
+      assert.ok(ratios.entry >= 4.5 && ratios.warning >= 4.5, JSON.stringify(ratios));
+    });
   });
 }
 
