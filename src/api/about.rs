@@ -24,15 +24,30 @@ pub struct About {
     pub compositing: Option<String>,
 }
 
-/// `postgres://user:secret@host/db` → `postgres://user:****@host/db`.
+/// A store URL with any password masked: `postgres://user:secret@host/db` →
+/// `postgres://user:****@host/db`, and a `password=` query parameter (which libpq and sqlx also
+/// read) → `password=****`.
 pub fn mask_password(url: &str) -> String {
-    let Some(scheme_end) = url.find("://").map(|i| i + 3) else { return url.to_owned() };
-    let rest = &url[scheme_end..];
-    let Some(at) = rest.rfind('@') else { return url.to_owned() };
-    match rest[..at].find(':') {
-        Some(colon) => format!("{}{}:****{}", &url[..scheme_end], &rest[..colon], &rest[at..]),
-        None => url.to_owned(),
+    let mut out = url.to_owned();
+    if let Some(scheme_end) = out.find("://").map(|i| i + 3) {
+        let end = out[scheme_end..].find(['/', '?']).map_or(out.len(), |i| scheme_end + i);
+        if let Some(at) = out[scheme_end..end].rfind('@').map(|i| scheme_end + i)
+            && let Some(colon) = out[scheme_end..at].find(':').map(|i| scheme_end + i)
+        {
+            out.replace_range(colon + 1..at, "****");
+        }
     }
+    if let Some(q) = out.find('?') {
+        let masked: Vec<String> = out[q + 1..]
+            .split('&')
+            .map(|kv| match kv.split_once('=') {
+                Some((k, _)) if k.eq_ignore_ascii_case("password") => format!("{k}=****"),
+                _ => kv.to_owned(),
+            })
+            .collect();
+        out = format!("{}?{}", &out[..q], masked.join("&"));
+    }
+    out
 }
 
 /// The environment variable the app sets (or the user set) to turn WebKit's compositing off.
@@ -81,5 +96,11 @@ mod tests {
             "sqlite:///home/me/.local/share/baton/runs.db"
         );
         assert_eq!(mask_password("/tmp/runs.db"), "/tmp/runs.db");
+        assert_eq!(
+            mask_password("postgres://db.local/runs?user=baton&password=s3cret&sslmode=require"),
+            "postgres://db.local/runs?user=baton&password=****&sslmode=require"
+        );
+        // an @ in the path or query is not a user's
+        assert_eq!(mask_password("postgres://db.local/runs?application_name=a:b@c"), "postgres://db.local/runs?application_name=a:b@c");
     }
 }
