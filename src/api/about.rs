@@ -101,6 +101,9 @@ mod tests {
             "postgres://db.local/runs?user=baton&password=****&sslmode=require"
         );
         // an @ in the path or query is not a user's
-        assert_eq!(mask_password("postgres://db.local/runs?application_name=a:b@c"), "postgres://db.local/runs?application_name=a:b@c");
+        assert_eq!(
+            mask_password("postgres://db.local/runs?application_name=a:b@c"),
+            "postgres://db.local/runs?application_name=a:b@c"
+        );
     }
 }
