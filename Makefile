@@ -5,7 +5,7 @@ CARGO ?= cargo
 EXAMPLE ?= examples/ticket-reopen.yaml
 APP := target/debug/baton-app
 
-.PHONY: run app app-release test deps check ui ui-test e2e app-test bench bench-ui fuzz
+.PHONY: run app app-release dist dist-test test deps check ui ui-test e2e app-test bench bench-ui fuzz
 
 deps:
 	@scripts/deps.sh
@@ -31,6 +31,25 @@ APP_RELEASE := target/app-release/baton-app
 app-release: ui
 	$(CARGO) build --profile app-release -p baton-app --features custom-protocol
 	@ls -l $(APP_RELEASE) | awk '{printf "%s: %.1f MB\n", $$9, $$5 / 1e6}'
+
+# Installers with Tauri's bundler (app-e2e's pinned @tauri-apps/cli): the Linux .deb holds the app
+# (release profile app-release), its desktop entry and icon, and the `baton` CLI on PATH. The
+# AppImage needs tools Tauri downloads from GitHub, which this machine cannot reach: the release
+# workflow (.github/workflows/release.yml) builds it. Prints each package and its size.
+TAURI := app-e2e/node_modules/.bin/tauri
+dist: ui app-e2e/node_modules/.baton-stamp
+	$(CARGO) build --release --bin baton
+	$(TAURI) build --ci --bundles deb -- --profile app-release
+	@ls -l target/app-release/bundle/deb/*.deb | awk '{printf "%s: %.1f MB\n", $$9, $$5 / 1e6}'
+
+# The package test: the debug app and CLI bundled twice (as 0.0.1, then as this version), each
+# installed with apt-get, the app started from its desktop entry, then removed (needs root).
+DEB_DEBUG := --debug --ci --bundles deb --no-binary-patching --config '{"bundle":{"linux":{"deb":{"files":{"/usr/bin/baton":"../target/debug/baton"}}}}}'
+dist-test: app app-e2e/node_modules/.baton-stamp
+	$(CARGO) build --bin baton
+	$(TAURI) bundle $(DEB_DEBUG) --config '{"version":"0.0.1"}'
+	$(TAURI) bundle $(DEB_DEBUG)
+	cd app-e2e && node --test install.spec.mjs
 
 run: app
 	@if [ -z "$$DISPLAY" ]; then \
@@ -61,7 +80,7 @@ app-test: app app-e2e/node_modules/.baton-stamp
 # The servers the Rust tests start (PostgreSQL, llama.cpp) are stopped whatever the result.
 test: deps check
 	INSTA_UPDATE=no $(CARGO) test; s=$$?; scripts/llama.sh stop >/dev/null 2>&1; scripts/pg.sh stop; exit $$s
-	$(MAKE) ui-test e2e app-test
+	$(MAKE) ui-test e2e app-test dist-test
 
 bench: deps
 	$(CARGO) bench --bench engine

@@ -37,10 +37,11 @@ function driverPath() {
 /**
  * Starts Xvfb, tauri-driver and the app on `file`; returns {browser, dir, stop}. `setup(dir, env)`
  * may fill the private data directory and store first (`env.BATON_DB`); `env` is added to the
- * environment of the driver and the app (a locale, say).
+ * environment of the driver and the app (a locale, say); `application` is another binary (an
+ * installed one) than the build's.
  */
-export async function startApp(file, { setup, env: extra } = {}) {
-  if (!existsSync(APP)) throw new Error(`${APP} is missing: run \`make app\` first`);
+export async function startApp(file, { setup, env: extra, application = APP } = {}) {
+  if (!existsSync(application)) throw new Error(`${application} is missing: run \`make app\` first`);
   const dir = mkdtempSync(join(tmpdir(), "baton-app-e2e-"));
   const procs = [];
   const env = { ...process.env, ...extra, XDG_DATA_HOME: join(dir, "data"), BATON_DB: join(dir, "store.db") };
@@ -63,7 +64,7 @@ export async function startApp(file, { setup, env: extra } = {}) {
     logLevel: "error",
     capabilities: {
       "wdio:enforceWebDriverClassic": true,
-      "tauri:options": { application: APP, args: file ? [file] : [] },
+      "tauri:options": { application, args: file ? [file] : [] },
     },
   });
   const stop = async () => {
