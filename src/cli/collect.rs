@@ -35,6 +35,12 @@ pub struct Args {
     /// The same bound in megabytes of span content.
     #[arg(long, default_value_t = baton::collect::live::MAX_HELD_BYTES >> 20)]
     max_mb: usize,
+    /// Several collectors share this store (a team's PostgreSQL behind a load balancer): the
+    /// spans of one trace may reach any of them. Each request is committed to the store before it
+    /// is acknowledged and nothing is held in memory; whichever instance finds a trace quiet
+    /// rebuilds it from every instance's spans and saves it as one run.
+    #[arg(long)]
+    shared: bool,
     #[command(flatten)]
     db: DbArg,
 }
@@ -61,11 +67,10 @@ pub fn run(a: Args) -> Outcome {
             );
         }
         let endpoint = format!("http://{addr}");
-        let live = Arc::new(
-            Live::new(Duration::from_millis(a.quiet_ms), format!("{endpoint}/v1/traces"))
-                .with_limits(a.max_spans, a.max_mb.saturating_mul(1 << 20))
-                .with_inbox(store.clone()),
-        );
+        let live = Live::new(Duration::from_millis(a.quiet_ms), format!("{endpoint}/v1/traces"))
+            .with_limits(a.max_spans, a.max_mb.saturating_mul(1 << 20))
+            .with_inbox(store.clone());
+        let live = Arc::new(if a.shared { live.shared(a.max_spans) } else { live });
         // What a collector that stopped (or was killed) had acknowledged but not saved.
         let replayed = live.replay().await.map_err(|e| ApiError::new(ErrorCode::StoreDb, e))?;
         if replayed > 0 {
@@ -77,7 +82,12 @@ pub fn run(a: Args) -> Outcome {
         println!("  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT={endpoint}/v1/traces");
         println!("  OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf");
         println!("or, for gRPC: OTEL_EXPORTER_OTLP_ENDPOINT=http://{grpc_addr} OTEL_EXPORTER_OTLP_PROTOCOL=grpc");
-        println!("Ctrl-C saves the traces still open and stops.");
+        if a.shared {
+            println!("Sharing the store with other collectors: traces are assembled there, whichever instance gets their spans.");
+            println!("Ctrl-C stops; traces still open are saved by the other instances (or by the next start).");
+        } else {
+            println!("Ctrl-C saves the traces still open and stops.");
+        }
         let _ = std::io::stdout().flush();
         let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
         let serve = |listener: tokio::net::TcpListener, app: axum::Router| {

@@ -1,4 +1,4 @@
-//! `baton runs list | show | delete`: the runs saved in the store.
+//! `baton runs list | show | mark | delete | prune`: the runs saved in the store.
 
 use super::Outcome;
 use super::args::{DbArg, OutFormat, runtime};
@@ -54,6 +54,14 @@ pub enum Cmd {
         #[command(flatten)]
         db: DbArg,
     },
+    /// Delete every run that started longer ago than a duration (retention); running runs stay.
+    Prune {
+        /// How old a run must be to go: `30d`, `12h`, `2weeks` (humantime's units).
+        #[arg(long, value_parser = humantime::parse_duration)]
+        older_than: std::time::Duration,
+        #[command(flatten)]
+        db: DbArg,
+    },
 }
 
 pub fn run(c: Cmd) -> Outcome {
@@ -106,6 +114,23 @@ pub fn run(c: Cmd) -> Outcome {
             let api = db.api();
             runtime()?.block_on(api.delete_run(RunIdArgs { run_id: run.clone() }))?;
             println!("deleted run {run}");
+            Ok(0)
+        }
+        Cmd::Prune { older_than, db } => {
+            let cutoff = std::time::SystemTime::now().checked_sub(older_than).ok_or_else(|| {
+                baton::error::ApiError::new(
+                    baton::error::ErrorCode::ApiArgs,
+                    "--older-than reaches before 1970: give a shorter duration",
+                )
+            })?;
+            let before = humantime::format_rfc3339_micros(cutoff).to_string();
+            let url = db.url();
+            let n = runtime()?.block_on(async {
+                let store = baton::store::Store::open(&url).await?;
+                store.prune_runs(&before).await
+            });
+            let n = n.map_err(|e| baton::error::ApiError::new(baton::error::ErrorCode::StoreDb, e.to_string()))?;
+            println!("deleted {n} run(s) that started before {before} from {url}");
             Ok(0)
         }
     }

@@ -203,7 +203,7 @@ pub struct Saved {
 
 /// The run a captured trace is saved as: its trace id as a UUID, so that every save of it (shown
 /// while it runs, saved when it ends, amended, replayed after a restart) is the same run.
-fn run_id_for(trace_id: &str) -> String {
+pub(super) fn run_id_for(trace_id: &str) -> String {
     let h = trace_id.to_ascii_lowercase();
     if h.len() == 32 && h.bytes().all(|b| b.is_ascii_hexdigit()) {
         format!("{}-{}-{}-{}-{}", &h[..8], &h[8..12], &h[12..16], &h[16..20], &h[20..])
@@ -331,16 +331,18 @@ pub enum Taken {
 pub struct Live {
     traces: Mutex<Traces>,
     pub stats: Stats,
-    quiet: Duration,
-    source: String,
+    pub(super) quiet: Duration,
+    pub(super) source: String,
     /// Where accepted requests are kept before they are acknowledged (none: in memory only).
-    inbox: Option<Store>,
+    pub(super) inbox: Option<Store>,
+    /// Several collectors share the store: traces are assembled there ([`super::shared`]).
+    pub(super) shared: Option<super::shared::SharedState>,
 }
 
 impl Live {
     pub fn new(quiet: Duration, source: String) -> Live {
         let traces = Traces { max_spans: MAX_HELD_SPANS, max_bytes: MAX_HELD_BYTES, ..Traces::default() };
-        Live { traces: Mutex::new(traces), stats: Stats::default(), quiet, source, inbox: None }
+        Live { traces: Mutex::new(traces), stats: Stats::default(), quiet, source, inbox: None, shared: None }
     }
 
     /// Holds at most `spans` spans weighing at most `bytes` (instead of [`MAX_HELD_SPANS`] and
@@ -394,6 +396,10 @@ impl Live {
         if room != Taken::Yes || spans.is_empty() {
             return Ok(room);
         }
+        if let (Some(_), Some(store)) = (&self.shared, &self.inbox) {
+            let arrivals = super::shared::arrivals(&spans);
+            return self.take_shared(store, encoding, body, arrivals).await;
+        }
         let row = match &self.inbox {
             Some(store) => Some(store.inbox_put(encoding, body).await.map_err(|e| e.to_string())?),
             None => None,
@@ -405,7 +411,7 @@ impl Live {
     /// Replays what the inbox still holds (a collector that stopped before saving it): those
     /// traces are saved at the next tick, marked interrupted; their later spans amend them.
     pub async fn replay(&self) -> Result<usize, String> {
-        let Some(store) = &self.inbox else { return Ok(0) };
+        let (Some(store), None) = (&self.inbox, &self.shared) else { return Ok(0) };
         let rows = store.inbox_all().await.map_err(|e| e.to_string())?;
         let n = rows.len();
         for (id, encoding, body) in rows {
@@ -499,6 +505,11 @@ impl Live {
     /// Saves every trace of `lane` whose root is in and that has been quiet long enough (all of
     /// them when `all`, at shutdown). Returns what was saved.
     pub async fn complete(&self, store: &Store, all: bool, lane: Lane) -> Vec<Result<Saved, String>> {
+        if self.shared.is_some() {
+            // Everything acknowledged is in the store: at shutdown the other instances (or the
+            // next start) save it; one loop is enough.
+            return if all || lane == Lane::Large { vec![] } else { self.complete_shared(store).await };
+        }
         let ready: Vec<(String, Pending)> = {
             let mut t = self.traces.lock().expect("no panic while held");
             let ids: Vec<String> = t

@@ -6,6 +6,7 @@
 mod decode;
 pub mod grpc;
 pub mod live;
+mod shared;
 
 use crate::serve::Guard;
 use crate::store::Store;

@@ -22,9 +22,10 @@ impl Store {
         row.try_get::<i64, _>("id").map_err(|e| self.locate(e.into()))
     }
 
-    /// Every body left in the inbox, oldest first: (id, encoding, body).
+    /// Every body left in the inbox, oldest first: (id, encoding, body); not those of collectors
+    /// that share the store (`Store::shared_put`), which never replay a request.
     pub async fn inbox_all(&self) -> Result<Vec<(i64, String, Vec<u8>)>, StoreError> {
-        let rows = sqlx::query("SELECT id, encoding, body FROM capture_inbox ORDER BY id")
+        let rows = sqlx::query("SELECT id, encoding, body FROM capture_inbox WHERE id NOT IN (SELECT inbox_id FROM capture_inbox_traces) ORDER BY id")
             .fetch_all(self.pool())
             .await
             .map_err(|e| self.locate(e.into()))?;

@@ -28,8 +28,19 @@ impl StoreCheck {
     }
 }
 
-const TABLES: &[&str] =
-    &["runs", "topologies", "items", "run_items", "steps", "snapshots", "transfers", "fact_checks", "capture_inbox"];
+const TABLES: &[&str] = &[
+    "runs",
+    "topologies",
+    "items",
+    "run_items",
+    "steps",
+    "snapshots",
+    "transfers",
+    "fact_checks",
+    "capture_inbox",
+    "capture_traces",
+    "capture_inbox_traces",
+];
 
 /// Rows of one table whose run (or topology) is not in the store.
 const ORPHANS: &[(&str, &str)] = &[

@@ -7,12 +7,14 @@ mod maintain;
 mod read;
 mod rows;
 mod search;
+mod shared;
 mod snapshot;
 mod write;
 
 pub use maintain::StoreCheck;
 pub use read::{ContextPage, ItemWindow, OutcomeBrief, RunOverview, RunSummary, RunTail, StepView, TransferView};
 pub use search::{RunOrigin, RunPage, RunQuery};
+pub use shared::{Arrival, Claimed};
 pub use write::{CommitHook, ImportTx, Recorder, WriteStats, new_run_id, trace_events};
 
 use sqlx::any::{AnyPoolOptions, install_default_drivers};

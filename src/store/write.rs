@@ -201,8 +201,8 @@ impl Store {
 
 /// An import in progress: its runs are invisible to every other reader until it commits.
 pub struct ImportTx {
-    store: Store,
-    tx: Transaction<'static, Any>,
+    pub(super) store: Store,
+    pub(super) tx: Transaction<'static, Any>,
     runs: usize,
     rows: super::rows::Rows,
     live: bool,
@@ -294,6 +294,34 @@ impl Store {
         delete_rows(&mut tx, run).await?;
         tx.commit().await?;
         Ok(())
+    }
+}
+
+impl Store {
+    /// Deletes the runs that started before `before` (RFC 3339) and are not running, a batch of
+    /// 500 per transaction (a prune stopped midway leaves whole runs); how many went.
+    pub async fn prune_runs(&self, before: &str) -> Result<usize, StoreError> {
+        let prune = async {
+            let mut gone = 0;
+            loop {
+                let mut tx = self.write_tx().await?;
+                let ids: Vec<String> = sqlx::query_scalar(
+                    "SELECT id FROM runs WHERE started_at < $1 AND status <> 'running' ORDER BY started_at LIMIT 500",
+                )
+                .bind(before.to_owned())
+                .fetch_all(&mut *tx)
+                .await?;
+                for id in &ids {
+                    delete_rows(&mut tx, id).await?;
+                }
+                tx.commit().await?;
+                gone += ids.len();
+                if ids.len() < 500 {
+                    return Ok::<_, sqlx::Error>(gone);
+                }
+            }
+        };
+        prune.await.map_err(|e| self.locate(e.into()))
     }
 }
 

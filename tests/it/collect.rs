@@ -33,9 +33,16 @@ impl Collector {
     /// A collector on the store in `dir` (a restart reuses it), with a quiet period in ms.
     fn start_in(dir: tempfile::TempDir, quiet_ms: u64) -> Collector {
         let db = dir.path().join("captured.db").display().to_string();
+        Collector::start_on(dir, &db, quiet_ms, &[])
+    }
+
+    /// A collector on the store `db` with more arguments (`dir`: its folder, kept while it runs).
+    fn start_on(dir: tempfile::TempDir, db: &str, quiet_ms: u64, more: &[&str]) -> Collector {
+        let db = db.to_owned();
         let quiet = quiet_ms.to_string();
         let mut child = Command::new(env!("CARGO_BIN_EXE_baton"))
             .args(["collect", "--http-port", "0", "--grpc-port", "0", "--quiet-ms", &quiet, "--db", &db])
+            .args(more)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -1127,5 +1134,95 @@ fn a_large_trace_does_not_delay_an_ordinary_one_and_a_chain_too_deep_is_refused(
         let large = store.load_trace(&run_of("a1")).await.unwrap();
         let calls = large.steps.iter().filter(|s| s.kind == baton::trace::StepKind::ModelCall).count();
         assert_eq!(calls, 5_000, "every chat span sent is a model call");
+    });
+}
+
+/// One span per request, each with its resource and scope, as a batching exporter may send them.
+fn one_span_requests(doc: &Value) -> Vec<String> {
+    let mut out = vec![];
+    for rs in doc["resourceSpans"].as_array().unwrap() {
+        for ss in rs["scopeSpans"].as_array().unwrap() {
+            for sp in ss["spans"].as_array().unwrap() {
+                let req = serde_json::json!({"resourceSpans": [{"resource": rs["resource"], "scopeSpans": [{"scope": ss["scope"], "spans": [sp]}]}]});
+                out.push(req.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// A team's collectors (issue #34): three `baton collect --shared` instances on one PostgreSQL,
+/// with no trace affinity: every span of three frameworks' traces goes to the next instance in
+/// turn, and one instance is killed (SIGKILL) right after acknowledging its share. Each trace
+/// becomes one run, saved once, with every span, whichever instance got them: the same transfers
+/// and steps as importing the whole file.
+#[test]
+fn three_shared_collectors_on_one_postgres_save_each_trace_once_and_lose_nothing() {
+    let db = pg_database();
+    let fixtures = ["otlp_genai.json", "otlp_langgraph_swarm.json", "otlp_strands_swarm.json"];
+    let start = || Collector::start_on(tempfile::tempdir().unwrap(), &db, 1500, &["--shared"]);
+    let collectors = [start(), start(), start()];
+    let mut requests: Vec<Vec<String>> = fixtures
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(root().join("tests/import/fixtures").join(f)).unwrap();
+            one_span_requests(&serde_json::from_str(&text).unwrap())
+        })
+        .collect();
+    // Interleaved: a span of each trace in turn, each to the next instance.
+    let mut n = 0;
+    while requests.iter().any(|r| !r.is_empty()) {
+        for r in requests.iter_mut().filter(|r| !r.is_empty()) {
+            post_json(collectors[n % 3].url(), r.remove(0));
+            n += 1;
+        }
+    }
+    let [a, b, killed] = collectors;
+    drop(killed.kill());
+    let mut saved: Vec<String> = vec![];
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while saved.len() < fixtures.len() && std::time::Instant::now() < deadline {
+        for c in [&a, &b] {
+            saved.extend(c.lines.try_iter().filter(|l| l.starts_with("saved run")));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // A moment more: a second save of any trace would show now.
+    std::thread::sleep(Duration::from_secs(3));
+    for c in [&a, &b] {
+        saved.extend(c.lines.try_iter().filter(|l| l.starts_with("saved run") || l.starts_with("amended run")));
+    }
+    drop((a.stop(), b.stop()));
+    assert_eq!(saved.len(), fixtures.len(), "each trace saved once, by one instance: {saved:?}");
+    rt().block_on(async {
+        let store = Store::open(&db).await.unwrap();
+        let runs = store.list_runs(None).await.unwrap();
+        assert_eq!(runs.len(), fixtures.len(), "{saved:?}");
+        for f in fixtures {
+            let mut file_runs = vec![];
+            import_file(&root().join("tests/import/fixtures").join(f), None, None, None, &mut |t, _| {
+                file_runs.push(t);
+                Ok(())
+            })
+            .unwrap();
+            let want = &file_runs[0];
+            let shape = |t: &baton::trace::Trace| -> Vec<(String, String, String)> {
+                t.transfers.iter().map(|x| (x.kind.as_str().to_owned(), x.from.clone(), x.to.clone())).collect()
+            };
+            let got = runs.iter().map(|r| store.load_trace(&r.id));
+            let mut found = None;
+            for t in got {
+                let t = t.await.unwrap();
+                if t.steps.len() == want.steps.len() && shape(&t) == shape(want) {
+                    found = Some(t);
+                }
+            }
+            let t = found.unwrap_or_else(|| {
+                panic!("{f}: no captured run has the file's {} steps and transfers {:?}", want.steps.len(), shape(want))
+            });
+            assert!(!shape(&t).is_empty(), "{f} has transfers");
+            assert_eq!(t.outcome.final_output, want.outcome.final_output, "{f}");
+            assert_ne!(t.outcome.status, baton::trace::OutcomeStatus::Running, "{f}");
+        }
     });
 }

@@ -516,3 +516,35 @@ fn a_store_from_an_earlier_build_opens_migrates_and_reads_the_same() {
     assert!(check["schema_version"].as_i64().unwrap() > 6, "{check}");
     assert!(check["orphans"].as_array().unwrap().iter().all(|o| o[1] == 0), "{check}");
 }
+
+/// Retention (`baton runs prune --older-than`): a trace recorded on 2025-01-01 (its spans'
+/// `startTimeUnixNano` 1735694600…, read in the file) goes; a run made now stays, whole; nothing
+/// is left pointing at the pruned run.
+#[test]
+fn runs_prune_deletes_the_runs_older_than_asked_and_keeps_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("store.db").display().to_string();
+    let fixture = root().join("tests/import/fixtures/otlp_genai.json").display().to_string();
+    assert!(baton(&["trace", "import", &fixture, "--db", &db]).status.success());
+    let example = root().join("examples/ticket-reopen.yaml").display().to_string();
+    assert!(baton(&["run", &example, "--save", "--db", &db]).status.success());
+    let before = stdout(&baton(&["runs", "list", "--db", &db]));
+    assert_eq!(before.lines().filter(|l| !l.trim().is_empty()).count(), 2, "{before}");
+
+    let out = baton(&["runs", "prune", "--older-than", "30d", "--db", &db]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("deleted 1 run(s) that started before "), "{}", stdout(&out));
+    let after = stdout(&baton(&["runs", "list", "--db", &db]));
+    let left: Vec<&str> = after.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(left.len(), 1, "{after}");
+    assert!(left[0].contains("ticket-reopen"), "{after}");
+    let check = stdout(&baton(&["store", "check", "--format", "json", "--db", &db]));
+    let v: serde_json::Value = serde_json::from_str(&check).unwrap();
+    for o in v["orphans"].as_array().unwrap() {
+        assert_eq!(o[1], 0, "{check}");
+    }
+    // a duration that is not one says so
+    let bad = baton(&["runs", "prune", "--older-than", "soon", "--db", &db]);
+    assert!(!bad.status.success());
+    assert!(stderr(&bad).contains("--older-than"), "{}", stderr(&bad));
+}
