@@ -2,8 +2,7 @@
 //! folder (`$BATON_LOG_DIR`, else the XDG state folder's `baton/logs`): the program, version and
 //! commit, the command (no other arguments), where it panicked and the backtrace. Never a key or a
 //! message's text: the panic's own message is clipped and has keys redacted. The newest twenty
-//! reports are kept. Baton keeps no other log: what it does is printed (the CLI) or shown (the
-//! window).
+//! reports are kept. The log of what the app and the servers do is [`crate::log`]'s.
 
 use std::path::PathBuf;
 

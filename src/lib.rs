@@ -14,6 +14,7 @@ pub mod import;
 pub mod import_code;
 pub mod judge;
 pub mod lint;
+pub mod log;
 pub mod matrix;
 pub mod providers;
 pub mod refactor;

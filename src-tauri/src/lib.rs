@@ -10,6 +10,7 @@ use tauri::Manager;
 /// Builds and runs the app.
 pub fn run() {
     baton::crash::install_for_app();
+    let _log = baton::log::init("baton-app", Some(baton::log::DEFAULT));
     decide_compositing();
     let initial = std::env::args().nth(1).map(std::path::PathBuf::from).map(|p| p.canonicalize().unwrap_or(p));
     tauri::Builder::default()

@@ -91,6 +91,17 @@ impl Api {
     }
 }
 
+/// One line in the log per command: its name, how long it took, its error code (never its
+/// arguments or a message's text). A command name that is not one is logged as `unknown`.
+fn log_command(command: &str, started: std::time::Instant, result: &Result<String, ApiError>) {
+    let ms = started.elapsed().as_millis() as u64;
+    let command = COMMAND_NAMES.iter().find(|c| **c == command).copied().unwrap_or("unknown");
+    match result {
+        Ok(_) => tracing::debug!(command, ms, "ok"),
+        Err(e) => tracing::warn!(command, ms, code = e.code.as_str(), "failed"),
+    }
+}
+
 fn unknown_command(other: &str) -> ApiError {
     ApiError::new(
         ErrorCode::ApiUnknownCommand,
@@ -108,13 +119,21 @@ macro_rules! commands {
             /// result is JSON text serialized straight from its type (a run's overview of 100,000
             /// steps never becomes a `Value` tree).
             pub async fn dispatch_json(self: &Arc<Self>, command: &str, args: Value) -> Result<String, ApiError> {
-                match command {
+                let started = std::time::Instant::now();
+                let result = match command {
                     $(stringify!($name) => {
-                        let a: $args = parse_args(command, args)?;
-                        to_json(self.$name(a).await?)
+                        match parse_args::<$args>(command, args) {
+                            Ok(a) => match self.$name(a).await {
+                                Ok(out) => to_json(out),
+                                Err(e) => Err(e),
+                            },
+                            Err(e) => Err(e),
+                        }
                     })*
                     other => Err(unknown_command(other)),
-                }
+                };
+                log_command(command, started, &result);
+                result
             }
         }
 

@@ -132,6 +132,10 @@ pub fn run(a: Args) -> Outcome {
             let _ = grpc_server.await;
         };
         keep_saving(live.clone(), store, Duration::from_millis(250), stop, |r| {
+            match &r {
+                Ok(s) => tracing::info!(run = %s.run_id, running = s.running, amended = s.amended, transfers = s.transfers, "captured run"),
+                Err(why) => tracing::warn!(why = %why, "trace not saved"),
+            }
             match r {
                 Ok(s) => println!(
                     "{} run {} ({}; {} transfer(s))",

@@ -103,6 +103,12 @@ pub fn main() -> i32 {
             return code;
         }
     };
+    // The long-running hosts log what they do by default; other commands only when asked.
+    let _log = match &cli.command {
+        Command::Serve(_) => baton::log::init("baton-serve", Some(baton::log::DEFAULT)),
+        Command::Collect(_) => baton::log::init("baton-collect", Some(baton::log::DEFAULT)),
+        _ => baton::log::init("baton", None),
+    };
     let result = match cli.command {
         Command::Validate(a) => validate::run(a),
         Command::Lint(a) => lint::run(a),

@@ -123,13 +123,22 @@ impl Store {
     /// read-only) is opened for reading: runs can be listed, shown and exported; a write fails
     /// saying the store is read-only.
     pub async fn open(url: &str) -> Result<Store, StoreError> {
-        match Self::open_writable(url).await {
+        let opened = match Self::open_writable(url).await {
             Err(e) if cannot_write(&e) => match sqlite_file(url) {
                 Some(path) if path.is_file() => Self::open_read_only(url, &path).await.map_err(|_| e),
                 _ => Err(e),
             },
             other => other,
+        };
+        // The backend only: a PostgreSQL URL may carry a password.
+        match &opened {
+            Ok(s) => tracing::info!(backend = ?s.backend, "store opened"),
+            Err(_) => tracing::warn!(
+                backend = if url.starts_with("postgres") { "postgres" } else { "sqlite" },
+                "store not opened"
+            ),
         }
+        opened
     }
 
     /// Opens an existing, current SQLite store without writing to it: first read-only, then (when

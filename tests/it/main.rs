@@ -19,6 +19,7 @@ mod import;
 mod import_code;
 mod import_fixtures;
 mod lint;
+mod logs;
 mod matrix;
 mod paging;
 mod prove;
