@@ -137,6 +137,14 @@ for (const [width, height] of [
           if (px < 10.95) out.push(`${n.id}: name at ${px.toFixed(2)} px on screen`);
         }
         if (JSON.stringify(names.sort()) !== JSON.stringify([...expected].sort())) out.push(`names drawn: ${names.join(", ")}`);
+        // every other text on the graph too (run tag, visits, chips)
+        for (const el of canvas.querySelectorAll(".react-flow__viewport *, .react-flow__edgelabel-renderer *")) {
+          const own = [...el.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim() !== "");
+          const r = el.getBoundingClientRect();
+          if (!own || r.width === 0 || el.offsetHeight === 0 || getComputedStyle(el).visibility === "hidden") continue;
+          const px = parseFloat(getComputedStyle(el).fontSize) * (r.height / el.offsetHeight);
+          if (px < 10.95) out.push(`"${el.textContent.trim().slice(0, 20)}" at ${px.toFixed(2)} px`);
+        }
         // an edge's chip keeps 3 px or more from every agent
         for (const l of canvas.querySelectorAll('[data-testid^="edge-label-"]')) {
           const r = l.getBoundingClientRect();
