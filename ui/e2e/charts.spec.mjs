@@ -170,7 +170,9 @@ for (const [width, height] of [
         return out;
       });
       assert.ok(sizes.length >= 8, `texts found: ${JSON.stringify(sizes)}`);
-      assert.ok(zoom < 1, `the fit zoom is ${zoom}`);
+      // the three agents, laid out compactly for the debugger, fit at full zoom or below (the
+      // far-out case, a long chain at zoom ~0.36, is room.spec's six ADK agents)
+      assert.ok(zoom <= 1, `the fit zoom is ${zoom}`);
       const small = sizes.filter((s) => s.px < 10.95);
       assert.deepEqual(small, [], `at zoom ${zoom}: ${JSON.stringify(sizes)}`);
       assert.ok(sizes.some((s) => s.text === "Verification"), JSON.stringify(sizes));

@@ -2,8 +2,10 @@
 // example, no edge label between two agents covers either agent (its text gives way, with the
 // whole label in its tooltip, and its chips stay). The six-agent ADK sample from
 // ../shared/realtraces (read where it lives), in the debugger's short graph: no agent covers
-// another, each agent's visits pill stays inside it, and a name cut short keeps the whole of it
-// in its tooltip (far out, a long snake_case name still shows only its first letters).
+// another, each agent's visits pill stays inside it, each name is whole on the canvas (its text,
+// not clipped, at >= 11 px on screen) and in its tooltip, no edge chip touches an agent, and the
+// agent acting at a step is brought into view (the chain is wrapped and kept legible; where it
+// cannot all fit the short pane, the rest is a pan away).
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
@@ -11,6 +13,7 @@ import { after, before, describe, it } from "node:test";
 import { REPO, backendPlan, browserSuite } from "./harness.mjs";
 
 const ADK_SIX = join(REPO, "../shared/realtraces/adk-python/flow_complex_spark__sample.session.json");
+const SIX_NAMES = ["spark_assistant", "research_assistant", "research_plan_agent", "question_generation_agent", "information_retrieval_agent", "summary_agent"];
 
 const plan = backendPlan();
 if (plan.skip && process.env.BATON_E2E_REQUIRE === "1") throw new Error(plan.skip);
@@ -115,6 +118,64 @@ for (const [width, height] of [
         return out;
       });
       assert.deepEqual(problems, []);
+    });
+
+    it("each name whole on the canvas at >= 11 px on screen, and no edge chip on an agent", async () => {
+      const { page } = ctx;
+      const problems = await page.evaluate((expected) => {
+        const out = [];
+        const canvas = document.querySelector('[data-testid="debug-canvas"]');
+        const nodes = [...canvas.querySelectorAll(".react-flow__node")].map((n) => ({ id: n.dataset.id, el: n, r: n.getBoundingClientRect() }));
+        const names = [];
+        for (const n of nodes) {
+          const name = n.el.querySelector(".node-name");
+          names.push(name.textContent);
+          // the rendered text is the whole name, and its box shows all of it (no cut, no clamp)
+          if (name.scrollWidth > name.clientWidth) out.push(`${n.id}: name cut (${name.scrollWidth} > ${name.clientWidth})`);
+          if (name.scrollHeight > name.clientHeight + 2) out.push(`${n.id}: name clamped (${name.scrollHeight} > ${name.clientHeight})`);
+          const px = parseFloat(getComputedStyle(name).fontSize) * (name.getBoundingClientRect().height / name.offsetHeight);
+          if (px < 10.95) out.push(`${n.id}: name at ${px.toFixed(2)} px on screen`);
+        }
+        if (JSON.stringify(names.sort()) !== JSON.stringify([...expected].sort())) out.push(`names drawn: ${names.join(", ")}`);
+        // every other text on the graph too (run tag, visits, chips)
+        for (const el of canvas.querySelectorAll(".react-flow__viewport *, .react-flow__edgelabel-renderer *")) {
+          const own = [...el.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim() !== "");
+          const r = el.getBoundingClientRect();
+          if (!own || r.width === 0 || el.offsetHeight === 0 || getComputedStyle(el).visibility === "hidden") continue;
+          const px = parseFloat(getComputedStyle(el).fontSize) * (r.height / el.offsetHeight);
+          if (px < 10.95) out.push(`"${el.textContent.trim().slice(0, 20)}" at ${px.toFixed(2)} px`);
+        }
+        // an edge's chip keeps 3 px or more from every agent
+        for (const l of canvas.querySelectorAll('[data-testid^="edge-label-"]')) {
+          const r = l.getBoundingClientRect();
+          for (const n of nodes) {
+            const gap = Math.max(n.r.left - r.right, r.left - n.r.right, n.r.top - r.bottom, r.top - n.r.bottom);
+            if (gap < 3) out.push(`${l.dataset.testid} ${gap < 0 ? "overlaps" : "touches"} ${n.id} (${gap.toFixed(1)} px)`);
+          }
+        }
+        return out;
+      }, SIX_NAMES);
+      assert.deepEqual(problems, [], `at zoom ${await ctx.byId("debug-canvas").getAttribute("data-zoom")}`);
+    });
+
+    it("the agent acting at a step is brought into the graph's view", async () => {
+      const { page, sel } = ctx;
+      // a step of each agent: 0 spark_assistant … 9 summary_agent (the sample's timeline)
+      for (const [index, agent] of [
+        [9, "summary_agent"],
+        [7, "information_retrieval_agent"],
+        [0, "spark_assistant"],
+        [5, "question_generation_agent"],
+      ]) {
+        await sel(`[data-testid="timeline"] [data-testid="timeline-step"][data-index="${index}"]`).click();
+        await page.waitForTimeout(450);
+        const off = await page.evaluate((id) => {
+          const pane = document.querySelector('[data-testid="debug-canvas"]').getBoundingClientRect();
+          const r = document.querySelector(`[data-testid="debug-canvas"] .react-flow__node[data-id="${id}"]`).getBoundingClientRect();
+          return r.left < pane.left || r.right > pane.right || r.top < pane.top || r.bottom > pane.bottom ? `${id} at ${Math.round(r.left - pane.left)},${Math.round(r.top - pane.top)} outside ${Math.round(pane.width)}x${Math.round(pane.height)}` : null;
+        }, agent);
+        assert.equal(off, null, `step ${index}`);
+      }
     });
   });
 }

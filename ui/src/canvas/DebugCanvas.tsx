@@ -2,9 +2,10 @@
 // current step highlighted, the transfer under way animated and breakpoints shown; the path the
 // run took (crossings per edge, visits per agent), the edges where a pinned fact was lost, and the
 // transfers the topology has no edge for (a guard's escalation), so no agent the run reached floats.
-// Below full zoom, labels are scaled up to stay legible (>= 11 px on screen) and nodes simplified.
+// Below full zoom, labels are scaled up to stay legible (>= 11 px on screen) and nodes simplified;
+// a long chain is wrapped onto rows so that its names stay whole in the short pane (debugLayout).
 import { Background, BackgroundVariant, Controls, ReactFlow, useNodesInitialized, useReactFlow, useStore, type NodeChange } from "@xyflow/react";
-import { useCallback, useEffect, useMemo, useRef } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { edgeId } from "../model/topology";
 import { runPath } from "../run/path";
 import "../styles/charts.css";
@@ -14,6 +15,8 @@ import { selectBreakpoints, useRun } from "../store/run";
 import { useUi } from "../store/ui";
 import { useTheme } from "../store/theme";
 import { deriveFlow } from "./derive";
+import { fitWhole, legibleLayout, panInto } from "./debugLayout";
+import { LARGE_GRAPH } from "../model/layout-engine";
 import { DelegationEdge } from "./edges/DelegationEdge";
 import { HandoffEdge } from "./edges/HandoffEdge";
 import { labelScaleAt } from "./edges/geometry";
@@ -78,6 +81,8 @@ export function DebugCanvas() {
   const theme = useTheme((s) => s.theme);
   const breakpoints = useRun(selectBreakpoints(topology?.name));
   const flow = useReactFlow();
+  // the wrapped layout the view was fitted to, for the run it was made for
+  const [placed, setPlaced] = useState<{ runId: string; positions: Record<string, { x: number; y: number }> } | null>(null);
 
   const step = overview?.steps[cursor];
   const transfer = step?.transfer != null ? overview?.transfers.find((t) => t.index === step.transfer) : undefined;
@@ -98,9 +103,11 @@ export function DebugCanvas() {
   );
   const { nodes, edges } = useMemo(() => {
     if (!topology) return { nodes: [], edges: [] };
-    const flow = deriveFlow(topology, EMPTY_SELECTION, [], nodeSizes, overlay);
+    const derived = deriveFlow(topology, EMPTY_SELECTION, [], nodeSizes, overlay);
+    const at = placed?.runId === runId ? placed.positions : null;
+    const flow = at ? { ...derived, nodes: derived.nodes.map((n) => (at[n.id] ? { ...n, position: at[n.id]! } : n)) } : derived;
     return path ? withPath(flow, path, transfer) : flow;
-  }, [topology, nodeSizes, overlay, path, transfer]);
+  }, [topology, nodeSizes, overlay, path, transfer, placed, runId]);
   const zoom = useStore((s) => s.transform[2]);
   // The smallest label is 10 px: scaled so that it shows at 11 px or more at any zoom.
   const labelScale = labelScaleAt(zoom);
@@ -123,32 +130,34 @@ export function DebugCanvas() {
   useEffect(() => {
     if (initialized && runId && fitted.current !== runId && nodes.length > 0) {
       fitted.current = runId;
-      // Fit the nodes and the lanes below them that backward edges (and an escalation) take, so
-      // those edges and their labels are not cut off at the canvas's bottom.
       const el = box.current;
-      const b = flow.getNodesBounds(nodes.map((n) => n.id));
-      const byId = new Map(nodes.map((n) => [n.id, n]));
-      const lanes = edges.reduce((m, e) => {
-        const a = byId.get(e.source);
-        const t = byId.get(e.target);
-        const backward = !!a && !!t && t.position.x < a.position.x + (a.measured?.width ?? 232) + 24;
-        return backward ? Math.max(m, 1 + Math.abs(e.data?.parallel ?? 0)) : m;
-      }, 0);
       if (!el || el.clientWidth === 0 || el.clientHeight === 0) {
         void flow.fitView({ padding: 0.16, maxZoom: 1 });
         return;
       }
-      const w = el.clientWidth;
-      const h = el.clientHeight;
-      // the lanes and their labels grow with the label scale, which grows as the zoom shrinks
-      const z0 = Math.min(1, Math.min(w / b.width, h / b.height) / 1.3);
-      const sc = labelScaleAt(z0);
-      const extra = lanes > 0 ? 44 + (lanes - 1) * 26 * sc + 22 * sc : 0;
-      const bh = b.height + extra;
-      const zoom = Math.max(0.2, Math.min(1, Math.min(w / b.width, h / bh) / 1.3));
-      void flow.setViewport({ x: w / 2 - (b.x + b.width / 2) * zoom, y: h / 2 - (b.y + bh / 2) * zoom, zoom });
+      const pane = { w: el.clientWidth, h: el.clientHeight };
+      if (nodes.length > LARGE_GRAPH.nodes) {
+        fitWhole(flow, nodes, edges, pane);
+        return;
+      }
+      // Wrapped onto rows, at a zoom that keeps every name whole (a pan away when it cannot all fit).
+      const { choice, viewport } = legibleLayout(nodes, edges, pane);
+      setPlaced({ runId, positions: choice.positions });
+      void flow.setViewport(viewport);
     }
   }, [initialized, runId, nodes, edges, flow]);
+
+  // The agent acting at the current step stays in view (a wrapped chain may still not all fit).
+  const focus = step?.agent ?? step?.owner ?? null;
+  useEffect(() => {
+    const el = box.current;
+    const n = focus && placed?.runId === runId ? flow.getInternalNode(focus) : undefined;
+    if (!el || !n) return;
+    const { x, y, zoom } = flow.getViewport();
+    const at = n.internals.positionAbsolute;
+    const { dx, dy } = panInto({ left: at.x * zoom + x, top: at.y * zoom + y, w: (n.measured.width ?? 0) * zoom, h: (n.measured.height ?? 0) * zoom }, { w: el.clientWidth, h: el.clientHeight });
+    if (Math.abs(dx) > 0.5 || Math.abs(dy) > 0.5) void flow.setViewport({ x: x + dx, y: y + dy, zoom }, { duration: 180 });
+  }, [focus, placed, runId, flow]);
 
   if (!topology) {
     return (

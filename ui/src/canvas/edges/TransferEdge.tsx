@@ -36,17 +36,30 @@ export function TransferEdge(props: TransferEdgeProps) {
     const b = st.nodeLookup.get(target);
     return Math.max((a?.internals.positionAbsolute.y ?? sourceY) + (a?.measured.height ?? 0), (b?.internals.positionAbsolute.y ?? targetY) + (b?.measured.height ?? 0));
   });
+  // The debugger wraps a long chain onto rows: an edge back to the start of a lower row runs in
+  // the corridor between the rows (a share of the gap down, clear of the lower row's run tags).
+  const corridor = useStore((st) => {
+    if (!backward || !data?.path) return 0;
+    const a = st.nodeLookup.get(source);
+    const b = st.nodeLookup.get(target);
+    if (!a || !b) return 0;
+    const aBottom = a.internals.positionAbsolute.y + (a.measured.height ?? 0);
+    const bTop = b.internals.positionAbsolute.y;
+    return bTop > aBottom + 8 ? aBottom + (bTop - aBottom) * 0.36 : 0;
+  });
   const parallel = data?.parallel ?? 0;
-  // In the debugger labels are scaled up below full zoom: lanes are spaced as much.
-  const geo = backward ? backwardPath(s, t, bottom, Math.abs(parallel) * (data?.path ? labelScaleAt(zoom) : 1)) : forwardPath(s, t, parallel * 34);
+  // In the debugger labels are scaled up below full zoom: lanes are spaced as much, and a lane
+  // runs 30 px (on screen) below the nodes, so its chip clears them at any zoom.
+  const lane = Math.abs(parallel) * (data?.path ? labelScaleAt(zoom) : 1);
+  const geo = corridor ? backwardPath(s, t, corridor, lane, 0) : backward ? backwardPath(s, t, bottom, lane, data?.path ? 30 / zoom : 44) : forwardPath(s, t, parallel * 34);
   const verify = data?.edge.acceptance === "verify";
   const lint = data?.readOnly ? null : (data?.lint ?? null);
   const active = data?.active ?? false;
-  // Debugger: the run's use of this edge. Far out, a label that would not fit between its nodes
-  // (on screen, at its legible size) shows only its icon, count and lost mark.
+  // Debugger: the run's use of this edge. A label that would not fit between its nodes (on
+  // screen, at its legible size) shows only its icon, count and lost mark.
   const path = data?.path;
   const lost = path?.lost ?? [];
-  const compact = !!path && zoom < 1.05 && !fits(data?.label ?? "", s, t, zoom, backward);
+  const compact = !!path && !fits(data?.label ?? "", s, t, zoom, backward);
   const runClass = path ? `${path.count > 0 ? " is-taken" : " is-untaken"}${lost.length ? " is-lossy" : ""}${path.extra ? " is-extra" : ""}` : "";
   const marker = `url(#baton-arrow-${variant}${selected || active ? "-selected" : lost.length ? "-error" : lint ? `-${lint.severity}` : ""})`;
   return (
@@ -157,7 +170,8 @@ function FactChip({ id, facts }: { id: string; facts: EdgeFact[] | undefined }) 
  */
 function fits(label: string, s: { x: number; y: number }, t: { x: number; y: number }, zoom: number, backward: boolean): boolean {
   if (backward) return true;
-  const need = label.length * 6.4 + 64;
+  // its text is 10 px scaled to 11.2 px on screen below full zoom, and grows with the zoom above
+  const need = (label.length * 6.4 + 64) * Math.max(1, zoom / 1.12);
   const room = Math.abs(t.x - s.x) * zoom - 12;
   return need <= room;
 }

@@ -37,10 +37,14 @@ export function roundedPath(points: Pt[], radius: number): string {
   return `${d} L ${last.x},${last.y}`;
 }
 
-/** Backwards: out to the right, down below both nodes, across, up, and into the target's left side. */
-export function backwardPath(s: Pt, t: Pt, bottom: number, lane: number): EdgeGeometry {
+/**
+ * Backwards: out to the right, down `drop` below both nodes (`bottom`), across, up, and into the
+ * target's left side. With `drop` 0 and `bottom` the corridor between two rows of a wrapped
+ * drawing, the edge that wraps from one row to the next.
+ */
+export function backwardPath(s: Pt, t: Pt, bottom: number, lane: number, drop = 44): EdgeGeometry {
   const out = 28 + lane * 10;
-  const y = bottom + 44 + lane * 26;
+  const y = bottom + drop + lane * 26;
   const points: Pt[] = [
     s,
     { x: s.x + out, y: s.y },
