@@ -90,6 +90,7 @@ bench: deps
 	$(CARGO) bench --bench collect
 	$(CARGO) bench --bench suspects
 	$(CARGO) bench --bench scale
+	$(CARGO) bench --bench team
 
 # The UI at scale (issue #21), every figure printed: the browser benches (ui/bench/*.bench.mjs,
 # Debian's Chromium against `baton serve`), then the real app's release build under Xvfb

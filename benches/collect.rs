@@ -8,12 +8,14 @@
 //! refused): the ordinary traces' latency must not grow, since large traces have a lane of their
 //! own.
 
+#[path = "support/otlp_traffic.rs"]
+mod traffic;
+
 use baton::collect::{Live, keep_saving, router};
 use baton::import::MAX_NESTING;
 use baton::serve::Guard;
 use baton::store::Store;
 use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
-use opentelemetry_proto::tonic::common::v1::{AnyValue, KeyValue, any_value};
 use opentelemetry_proto::tonic::trace::v1::{ResourceSpans, ScopeSpans, Span};
 use prost::Message;
 use std::collections::HashMap;
@@ -22,86 +24,6 @@ use std::time::{Duration, Instant};
 
 const QUIET_MS: u64 = 200;
 const TRACES_PER_REQUEST: u64 = 20;
-
-fn kv(k: &str, v: &str) -> KeyValue {
-    KeyValue {
-        key: k.into(),
-        value: Some(AnyValue { value: Some(any_value::Value::StringValue(v.into())) }),
-        ..Default::default()
-    }
-}
-
-/// One trace of a GenAI handoff: triage's agent span and chat (it calls transfer_to_billing),
-/// then billing's agent span and chat. Five spans.
-fn trace(n: u64) -> Vec<Span> {
-    let tid = {
-        let mut t = [0u8; 16];
-        t[..8].copy_from_slice(&n.to_be_bytes());
-        t[8] = 1;
-        t.to_vec()
-    };
-    let sid = |k: u8| {
-        let mut s = [0u8; 8];
-        s[..7].copy_from_slice(&n.to_be_bytes()[1..]);
-        s[7] = k;
-        s.to_vec()
-    };
-    let t0 = 1_700_000_000_000_000_000u64 + n * 1_000_000;
-    let span = |k: u8, parent: Option<u8>, name: &str, at: u64, attrs: Vec<KeyValue>| Span {
-        trace_id: tid.clone(),
-        span_id: sid(k),
-        parent_span_id: parent.map(sid).unwrap_or_default(),
-        name: name.into(),
-        start_time_unix_nano: t0 + at,
-        end_time_unix_nano: t0 + at + 900,
-        attributes: attrs,
-        ..Default::default()
-    };
-    let user = r#"[{"role":"user","parts":[{"type":"text","content":"I was double charged on invoice 88."}]}]"#;
-    let triage_out = r#"[{"role":"assistant","parts":[{"type":"text","content":"Routing you to billing."},{"type":"tool_call","id":"call_1","name":"transfer_to_billing","arguments":{}}]}]"#;
-    let billing_in = r#"[{"role":"user","parts":[{"type":"text","content":"I was double charged on invoice 88."}]},{"role":"assistant","parts":[{"type":"text","content":"Routing you to billing."},{"type":"tool_call","id":"call_1","name":"transfer_to_billing","arguments":{}}]},{"role":"tool","parts":[{"type":"tool_call_response","id":"call_1","response":"{\"assistant\": \"Billing\"}"}]}]"#;
-    let billing_out =
-        r#"[{"role":"assistant","parts":[{"type":"text","content":"Refund issued for the duplicate charge."}]}]"#;
-    vec![
-        span(1, None, "invoke_workflow support", 0, vec![kv("gen_ai.operation.name", "invoke_workflow")]),
-        span(
-            2,
-            Some(1),
-            "invoke_agent triage",
-            10,
-            vec![kv("gen_ai.operation.name", "invoke_agent"), kv("gen_ai.agent.name", "triage")],
-        ),
-        span(
-            3,
-            Some(2),
-            "chat gpt-4o",
-            20,
-            vec![
-                kv("gen_ai.operation.name", "chat"),
-                kv("gen_ai.input.messages", user),
-                kv("gen_ai.output.messages", triage_out),
-            ],
-        ),
-        span(
-            4,
-            Some(1),
-            "invoke_agent billing",
-            40,
-            vec![kv("gen_ai.operation.name", "invoke_agent"), kv("gen_ai.agent.name", "billing")],
-        ),
-        span(
-            5,
-            Some(4),
-            "chat gpt-4o",
-            50,
-            vec![
-                kv("gen_ai.operation.name", "chat"),
-                kv("gen_ai.input.messages", billing_in),
-                kv("gen_ai.output.messages", billing_out),
-            ],
-        ),
-    ]
-}
 
 /// A chain of `depth` nested spans, agent and chat in turn (each chat answers and hands on), the
 /// `n`-th such chain: trace ids are marked 2 in their ninth byte, apart from ordinary traces.
@@ -114,13 +36,13 @@ fn deep_chain(n: u64, depth: u64) -> Vec<Span> {
     (0..depth)
         .map(|k| {
             let attrs = if k % 2 == 0 {
-                vec![kv("gen_ai.operation.name", "invoke_agent"), kv("gen_ai.agent.name", &format!("agent{}", k % 7))]
+                vec![traffic::kv("gen_ai.operation.name", "invoke_agent"), traffic::kv("gen_ai.agent.name", &format!("agent{}", k % 7))]
             } else {
                 let out = format!(
                     r#"[{{"role":"assistant","parts":[{{"type":"text","content":"step {k}"}},{{"type":"tool_call","id":"c{k}","name":"transfer_to_agent{}","arguments":{{}}}}]}}]"#,
                     (k + 1) % 7
                 );
-                vec![kv("gen_ai.operation.name", "chat"), kv("gen_ai.output.messages", &out)]
+                vec![traffic::kv("gen_ai.operation.name", "chat"), traffic::kv("gen_ai.output.messages", &out)]
             };
             Span {
                 trace_id: tid.to_vec(),
@@ -147,7 +69,7 @@ fn encode(spans: Vec<Span>) -> Vec<u8> {
 }
 
 fn request(first: u64) -> Vec<u8> {
-    encode((first..first + TRACES_PER_REQUEST).flat_map(trace).collect())
+    encode((first..first + TRACES_PER_REQUEST).flat_map(traffic::trace).collect())
 }
 
 /// What a phase measured.

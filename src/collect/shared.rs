@@ -13,10 +13,10 @@ use std::sync::Mutex;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-/// Traces claimed per transaction (each is saved in its own, so one failure holds back no other).
-const CLAIM: i64 = 1;
-/// At most this many traces saved (and as many shown) per tick.
-const PER_TICK: usize = 64;
+/// Traces claimed (and saved) per transaction.
+const CLAIM: i64 = 16;
+/// How long one tick may go on saving batches.
+const TICK_BUDGET: Duration = Duration::from_millis(1000);
 /// How long a saved trace's requests are kept for late spans to amend its run.
 const KEEP_MS: i64 = 600_000;
 /// How often an instance forgets saved traces past [`KEEP_MS`].
@@ -59,11 +59,18 @@ impl Live {
     /// One tick: shows the traces still arriving, saves the quiet ones, now and then forgets old.
     pub(super) async fn complete_shared(&self, store: &Store) -> Vec<Result<Saved, String>> {
         let mut out = vec![];
+        let started = Instant::now();
         for running in [true, false] {
-            for _ in 0..PER_TICK {
-                match self.save_one(store, running).await {
-                    Ok(Some(r)) => out.push(r),
-                    Ok(None) => break,
+            // Batches until none is due, or a tick's time is spent (the next tick goes on).
+            while started.elapsed() < TICK_BUDGET {
+                match self.save_batch(store, running).await {
+                    Ok(saved) => {
+                        let more = saved.len() as i64 == CLAIM;
+                        out.extend(saved);
+                        if !more {
+                            break;
+                        }
+                    }
                     Err(e) => {
                         out.push(Err(e));
                         break;
@@ -83,9 +90,9 @@ impl Live {
         out
     }
 
-    /// Claims one trace (to show as running, or to save) and writes its run; None when no trace
-    /// is due. Err: the store failed (the trace stays due and is tried again).
-    async fn save_one(&self, store: &Store, running: bool) -> Result<Option<Result<Saved, String>>, String> {
+    /// Claims up to [`CLAIM`] traces (to show as running, or to save) and writes their runs in
+    /// one transaction; what became of each. Err: the store failed (they stay due).
+    async fn save_batch(&self, store: &Store, running: bool) -> Result<Vec<Result<Saved, String>>, String> {
         let quiet = self.quiet.as_millis() as i64;
         let mut tx =
             if running { store.capture_tx().await } else { store.import_tx().await }.map_err(|e| e.to_string())?;
@@ -95,32 +102,44 @@ impl Live {
             tx.claim_due(quiet, quiet * ROOTLESS_QUIET_FACTOR, CLAIM).await
         }
         .map_err(|e| e.to_string())?;
-        let Some(c) = claimed.into_iter().next() else { return Ok(None) };
-        let max = self.shared.as_ref().map_or(i64::MAX, |s| s.max_spans);
-        let built = if c.spans > max {
-            Err(format!(
-                "trace {}: {} spans, more than one collector rebuilds at once ({max}); not saved (raise --max-spans)",
-                c.trace_id, c.spans
-            ))
-        } else {
-            let bodies = tx.trace_bodies(&c.trace_id).await.map_err(|e| e.to_string())?;
-            let (id, first, source) = (c.trace_id.clone(), c.first_at, self.source.clone());
-            tokio::task::spawn_blocking(move || assemble(&id, &bodies, first, &source))
-                .await
-                .map_err(|e| format!("reconstruction stopped: {e}"))?
-        };
-        let result = write(&mut tx, &c, built, running).await.map_err(|e| e.to_string())?;
-        tx.commit().await.map_err(|e| e.to_string())?;
-        if let Ok(s) = &result
-            && !s.amended
-        {
-            self.stats.runs.fetch_add(1, Ordering::Relaxed);
+        if claimed.is_empty() {
+            return Ok(vec![]);
         }
-        Ok(Some(result))
+        let max = self.shared.as_ref().map_or(i64::MAX, |s| s.max_spans);
+        let mut inputs = vec![];
+        for c in &claimed {
+            let bodies =
+                if c.spans > max { None } else { Some(tx.trace_bodies(&c.trace_id).await.map_err(|e| e.to_string())?) };
+            inputs.push((c.trace_id.clone(), c.first_at, c.spans, bodies));
+        }
+        let source = self.source.clone();
+        // Reconstruction is CPU work: off the async workers.
+        let built = tokio::task::spawn_blocking(move || {
+            inputs
+                .into_iter()
+                .map(|(id, first, spans, bodies)| match bodies {
+                    Some(b) => assemble(&id, &b, first, &source),
+                    None => Err(format!(
+                        "trace {id}: {spans} spans, more than one collector rebuilds at once ({max}); not saved (raise --max-spans)"
+                    )),
+                })
+                .collect::<Vec<_>>()
+        })
+        .await
+        .map_err(|e| format!("reconstruction stopped: {e}"))?;
+        let mut results = vec![];
+        for (c, b) in claimed.iter().zip(built) {
+            results.push(write(&mut tx, c, b, running).await.map_err(|e| e.to_string())?);
+        }
+        tx.commit().await.map_err(|e| e.to_string())?;
+        // A run counts once: when it is first written (shown running, or saved unseen).
+        let new = claimed.iter().zip(&results).filter(|(c, r)| r.is_ok() && c.saved_spans == 0 && !c.shown).count();
+        self.stats.runs.fetch_add(new as u64, Ordering::Relaxed);
+        Ok(results)
     }
 }
 
-/// How many spans of each trace a request holds, and whether one is its root.
+/// How many spans of each trace a request holds, and whether one is its root, by trace id.
 pub(super) fn arrivals(spans: &[Span]) -> Vec<Arrival> {
     let mut per_trace: HashMap<&str, (i64, bool)> = HashMap::new();
     for s in spans {
@@ -128,7 +147,12 @@ pub(super) fn arrivals(spans: &[Span]) -> Vec<Arrival> {
         e.0 += 1;
         e.1 |= s.parent.is_empty();
     }
-    per_trace.into_iter().map(|(id, (n, root))| Arrival { trace_id: id.to_owned(), spans: n, root }).collect()
+    let mut out: Vec<Arrival> =
+        per_trace.into_iter().map(|(id, (n, root))| Arrival { trace_id: id.to_owned(), spans: n, root }).collect();
+    // Every request locks its traces' rows in the same order: two requests of the same traces
+    // wait for each other instead of deadlocking.
+    out.sort_by(|a, b| a.trace_id.cmp(&b.trace_id));
+    out
 }
 
 /// Writes a claimed trace's run (as running, or as saved) and records it, in `tx`.

@@ -24,6 +24,8 @@ pub struct Claimed {
     pub spans: i64,
     /// Spans its run held when it was last saved (0: never saved).
     pub saved_spans: i64,
+    /// It was shown as a running run before.
+    pub shown: bool,
 }
 
 /// The database's clock in ms since the epoch.
@@ -107,7 +109,7 @@ impl ImportTx {
     pub async fn claim_due(&mut self, quiet_ms: i64, rootless_ms: i64, limit: i64) -> Result<Vec<Claimed>, StoreError> {
         let now = now_ms(self.store.backend());
         let sql = format!(
-            "SELECT trace_id, first_at, spans, saved_spans FROM capture_traces WHERE saved_spans < spans \
+            "SELECT trace_id, first_at, spans, saved_spans, shown_at FROM capture_traces WHERE saved_spans < spans \
              AND ((root_seen = 1 AND last_at <= {now} - $1) OR last_at <= {now} - $2) ORDER BY last_at LIMIT $3{}",
             self.skip_locked()
         );
@@ -124,7 +126,7 @@ impl ImportTx {
     ) -> Result<Vec<Claimed>, StoreError> {
         let now = now_ms(self.store.backend());
         let sql = format!(
-            "SELECT trace_id, first_at, spans, saved_spans FROM capture_traces WHERE saved_spans < spans \
+            "SELECT trace_id, first_at, spans, saved_spans, shown_at FROM capture_traces WHERE saved_spans < spans \
              AND last_at > {now} - $1 AND last_at - first_at >= $2 AND (shown_at IS NULL OR shown_at <= {now} - $2) \
              ORDER BY last_at LIMIT $3{}",
             self.skip_locked()
@@ -152,6 +154,7 @@ impl ImportTx {
                     first_at: r.try_get("first_at")?,
                     spans: r.try_get("spans")?,
                     saved_spans: r.try_get("saved_spans")?,
+                    shown: r.try_get::<Option<i64>, _>("shown_at")?.is_some(),
                 })
             })
             .collect::<Result<_, sqlx::Error>>()

@@ -1226,3 +1226,55 @@ fn three_shared_collectors_on_one_postgres_save_each_trace_once_and_lose_nothing
         }
     });
 }
+
+/// Shared collectors under concurrent requests that each hold spans of the same twenty traces
+/// (a batching exporter's requests, eight in flight): every request is acknowledged (no request
+/// is lost to two transactions waiting on each other's traces) and each trace becomes one run.
+#[test]
+fn shared_collectors_take_concurrent_requests_of_the_same_traces() {
+    let db = pg_database();
+    let start = || Collector::start_on(tempfile::tempdir().unwrap(), &db, 500, &["--shared"]);
+    let collectors = [start(), start(), start()];
+    let text = std::fs::read_to_string(root().join("tests/import/fixtures/otlp_genai.json")).unwrap();
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    let spans: Vec<Value> = doc["resourceSpans"][0]["scopeSpans"][0]["spans"].as_array().unwrap().clone();
+    let resource = doc["resourceSpans"][0]["resource"].clone();
+    let traces = 40;
+    // Request k holds span k of each of the traces (trace ids made unique per copy).
+    let requests: Vec<(String, String)> = (0..spans.len())
+        .map(|k| {
+            let copies: Vec<Value> = (0..traces)
+                .map(|t| {
+                    let mut s = spans[k].clone();
+                    s["traceId"] = Value::String(format!("{:032x}", 0xabc000 + t));
+                    s
+                })
+                .collect();
+            let body =
+                serde_json::json!({"resourceSpans": [{"resource": resource, "scopeSpans": [{"spans": copies}]}]});
+            (collectors[k % 3].url(), body.to_string())
+        })
+        .collect();
+    rt().block_on(async {
+        let http = reqwest::Client::new();
+        let sends = requests.into_iter().map(|(url, body)| {
+            let http = http.clone();
+            async move {
+                let r = http.post(url).header("content-type", "application/json").body(body).send().await.unwrap();
+                let status = r.status();
+                (status, r.text().await.unwrap_or_default())
+            }
+        });
+        for (status, text) in futures::future::join_all(sends).await {
+            assert_eq!(status, 200, "{text}");
+        }
+    });
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    let count = || rt().block_on(async { Store::open(&db).await.unwrap().list_runs(None).await.unwrap().len() });
+    while count() < traces as usize && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    std::thread::sleep(Duration::from_secs(1));
+    assert_eq!(count(), traces as usize, "one run per trace");
+    drop(collectors);
+}
