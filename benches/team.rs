@@ -5,7 +5,7 @@
 //! Instances run in this process, each with its own connection pool, HTTP listener and saving
 //! loop, as separate processes would; the sender spreads each trace's five spans over the
 //! instances (no affinity). Needs `scripts/pg.sh` (skipped with a line when it cannot start).
-//! `--quick`: fewer traces and 100,000 runs.
+//! `--quick`: fewer traces and 100,000 runs; `--runs-only`: the runs phase alone.
 
 #[path = "support/otlp_traffic.rs"]
 mod traffic;
@@ -174,8 +174,10 @@ fn main() {
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     rt.block_on(async {
         let traces = if quick { 400 } else { 2_000 };
-        collectors(1, traces).await;
-        collectors(3, traces).await;
+        if !std::env::args().any(|a| a == "--runs-only") {
+            collectors(1, traces).await;
+            collectors(3, traces).await;
+        }
         million(if quick { 100_000 } else { 1_000_000 }).await;
     });
 }
