@@ -517,6 +517,33 @@ fn a_store_from_an_earlier_build_opens_migrates_and_reads_the_same() {
     assert!(check["orphans"].as_array().unwrap().iter().all(|o| o[1] == 0), "{check}");
 }
 
+/// The same on PostgreSQL: a store the build of 90a4d01 wrote (schema 6, restored from its
+/// `pg_dump`) opens in this build, is migrated, and reads as that build read it.
+#[test]
+fn a_postgres_store_from_an_earlier_build_opens_migrates_and_reads_the_same() {
+    let url = pg_database();
+    let data = root().join("tests/data/stores");
+    let restore = std::process::Command::new("psql")
+        .args([url.as_str(), "-q", "-v", "ON_ERROR_STOP=1", "-f"])
+        .arg(data.join("schema6.pg.sql"))
+        .output()
+        .unwrap();
+    assert!(restore.status.success(), "{}", stderr(&restore));
+    let json = |o: std::process::Output| -> serde_json::Value {
+        assert!(o.status.success(), "{}", stderr(&o));
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let want = |f: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(data.join(f)).unwrap()).unwrap()
+    };
+    assert_eq!(json(baton(&["runs", "list", "--format", "json", "--db", &url])), want("schema6.pg.runs.json"));
+    let run = "01a23d6c-0a0e-70e5-ae48-783b2134fe20";
+    assert_eq!(json(baton(&["trace", "export", run, "--to", "json", "--db", &url])), want("schema6.pg.reopen-trace.json"));
+    let check = json(baton(&["store", "check", "--format", "json", "--db", &url]));
+    assert!(check["schema_version"].as_i64().unwrap() > 6, "{check}");
+    assert!(check["orphans"].as_array().unwrap().iter().all(|o| o[1] == 0), "{check}");
+}
+
 /// Retention (`baton runs prune --older-than`): a trace recorded on 2025-01-01 (its spans'
 /// `startTimeUnixNano` 1735694600…, read in the file) goes; a run made now stays, whole; nothing
 /// is left pointing at the pruned run.
