@@ -146,9 +146,16 @@ describe("stepping the debugger renders only what the step changes", () => {
     expect(rows, "timeline rows on screen").toBeGreaterThan(STEPS);
     expect(edges.length, "edges on the canvas").toBeGreaterThan(0);
     renders.clear();
+    // What the canvas shows at each step is what it showed before: the owner and acting agent,
+    // and the transfer under way (checked after the counts are taken, below).
+    const seen: { cards: string[]; active: string[] }[] = [];
     for (let i = 1; i <= STEPS; i++) {
       fireEvent.keyDown(window, { key: "ArrowRight" });
       await shown(i);
+      seen.push({
+        cards: agents.map((a) => screen.getByTestId(`node-${a}`).getAttribute("data-run") ?? ""),
+        active: [...document.querySelectorAll('[data-testid^="edge-active-"]')].map((e) => e.getAttribute("data-testid")!.slice("edge-active-".length)),
+      });
     }
     await act(() => new Promise((r) => setTimeout(r, 50)));
     const report = Object.fromEntries([...renders].sort());
@@ -170,5 +177,13 @@ describe("stepping the debugger renders only what the step changes", () => {
     for (const pane of ["chart", "timeline-filter", "lineage", "mark-control", "topbar"]) expect(count(pane), pane).toBe(0);
     // The timeline: the row that lost the selection and the one that got it.
     expect(count("timeline-row")).toBeLessThanOrEqual(2 * STEPS);
+
+    seen.forEach(({ cards, active }, k) => {
+      const i = k + 1;
+      const want = agents.map((a) => (mark(i, a) === "false:true" || mark(i, a) === "true:true" ? "acting" : mark(i, a) === "true:false" ? "owner" : "idle"));
+      expect(cards, `cards at step ${i}`).toEqual(want);
+      const e = activeEdge(i);
+      expect(active, `edge under way at step ${i}`).toEqual(e ? [e] : []);
+    });
   });
 });
