@@ -6,9 +6,10 @@
 //   BATON_BIN=… node e2e/step-bench.mjs before=/tmp/dist-a after=/tmp/dist-b
 //
 // Each argument is LABEL=DIST (a `vite build --outDir DIST`); none: BATON_UI_DIST or ui/dist.
-// STEP_BENCH_ROUNDS (2) rounds; STEP_BENCH_LONG=0 skips the long run (saving it takes a minute).
+// STEP_BENCH_ROUNDS (2) rounds; STEP_BENCH_LONG=0 skips the long run (saving it takes 2–6 minutes
+// on a 2-core machine); STEP_BENCH_STORE=DIR keeps the store there and uses it again next time.
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeScaleFixtures } from "../bench/fixtures.mjs";
@@ -40,15 +41,22 @@ function saveRun(file, db) {
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
 
-/** One store for every build: the example and (unless skipped) the long run. */
-const store = mkdtempSync(join(tmpdir(), "baton-step-bench-"));
+/** One store for every build: the example and (unless skipped) the long run; kept in STEP_BENCH_STORE. */
+const kept = process.env.STEP_BENCH_STORE;
+const store = kept ?? mkdtempSync(join(tmpdir(), "baton-step-bench-"));
 const db = join(store, "runs.db");
-const example = saveRun(join(REPO, "examples", "ticket-reopen.yaml"), db);
-let long = null;
-if (withLong) {
+const runsFile = join(store, "runs.json");
+let { example, long } = kept && existsSync(runsFile) ? JSON.parse(readFileSync(runsFile, "utf8")) : { example: null, long: null };
+if (!example) {
+  mkdirSync(store, { recursive: true });
+  example = saveRun(join(REPO, "examples", "ticket-reopen.yaml"), db);
+}
+if (withLong && !long) {
   writeScaleFixtures(store);
   long = saveRun(join(store, "polling-run.yaml"), db);
 }
+if (kept) writeFileSync(runsFile, JSON.stringify({ example, long }));
+if (!withLong) long = null;
 
 /**
  * Steps `PRESSES` times from `at`: on a short run forwards to its end, back to its start, and so
@@ -59,6 +67,11 @@ async function stepRun(page, backend, run, at) {
   await page.waitForSelector(`[data-testid="step-detail"][data-step="${at}"]:not([data-loading])`, { timeout: 60_000 });
   // Let the first paint, the chart and the canvas's fit settle.
   await page.waitForTimeout(800);
+  // The main thread's work meanwhile (Chromium's own counters): all of it, and the script's part.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Performance.enable");
+  const metrics = async () => Object.fromEntries((await cdp.send("Performance.getMetrics")).metrics.map((m) => [m.name, m.value]));
+  const m0 = await metrics();
   const lat = [];
   const frames = [];
   let pos = at;
@@ -75,7 +88,10 @@ async function stepRun(page, backend, run, at) {
     frames.push(...r.frames);
     pos += dir * n;
   }
-  return { lat: stats(lat), frames: stats(frames) };
+  const m1 = await metrics();
+  await cdp.detach();
+  const perStep = (k) => ((m1[k] - m0[k]) * 1000) / lat.length;
+  return { lat: stats(lat), frames: stats(frames), task: perStep("TaskDuration"), script: perStep("ScriptDuration") };
 }
 
 const results = new Map();
@@ -92,7 +108,7 @@ try {
       const backend = await startBackend(plan, {
         setup(root) {
           mkdirSync(join(root, ".baton"), { recursive: true });
-          copyFileSync(db, join(root, ".baton", "runs.db"));
+          for (const f of ["runs.db", "runs.db-wal"]) if (existsSync(join(store, f))) copyFileSync(join(store, f), join(root, ".baton", f));
         },
       });
       const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
@@ -108,16 +124,16 @@ try {
   }
 } finally {
   await browser.close();
-  rmSync(store, { recursive: true, force: true });
+  if (!kept) rmSync(store, { recursive: true, force: true });
 }
 
 const f = (n) => n.toFixed(1);
-console.log(`\nStepping (→/←, ${PRESSES} presses a measurement; ms; frame = requestAnimationFrame interval while stepping)`);
+console.log(`\nStepping (→/←, ${PRESSES} presses a measurement; ms; frame = requestAnimationFrame interval while stepping; main thread = Chromium's TaskDuration and ScriptDuration over the presses, a step)`);
 for (const [key, rs] of results) {
   const [label, what] = key.split("|");
   rs.forEach((r, i) => {
     console.log(
-      `${label.padEnd(8)} ${what}, round ${i + 1}: frame p50 ${f(r.frames.p50)} p95 ${f(r.frames.p95)} max ${f(r.frames.max)} · press to shown p50 ${f(r.lat.p50)} p95 ${f(r.lat.p95)}`,
+      `${label.padEnd(8)} ${what}, round ${i + 1}: frame p50 ${f(r.frames.p50)} p95 ${f(r.frames.p95)} max ${f(r.frames.max)} · press to shown p50 ${f(r.lat.p50)} p95 ${f(r.lat.p95)} · main thread ${f(r.task)} a step (script ${f(r.script)})`,
     );
   });
 }
