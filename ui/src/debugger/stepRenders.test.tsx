@@ -8,7 +8,7 @@ import { memo, type ComponentType, type FunctionComponent } from "react";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { App } from "../app/App";
 import { createMockPlatform } from "../platform/mock";
-import { useDebugger } from "../store/debugger";
+import { stepCache, useDebugger } from "../store/debugger";
 import { useDesigner } from "../store/designer";
 import { useRun } from "../store/run";
 import { useUi } from "../store/ui";
@@ -43,6 +43,10 @@ vi.mock("../canvas/edges/TransferEdge", async (orig) => {
 vi.mock("./ContextChart", async (orig) => {
   const mod = await orig<typeof import("./ContextChart")>();
   return { ...mod, default: counted(mod.default, () => "chart") };
+});
+vi.mock("./ContextPanel", async (orig) => {
+  const mod = await orig<typeof import("./ContextPanel")>();
+  return { ...mod, ContextPanel: counted(mod.ContextPanel, () => "context-panel") };
 });
 vi.mock("./TimelineFilter", async (orig) => {
   const mod = await orig<typeof import("./TimelineFilter")>();
@@ -90,7 +94,8 @@ async function debugTicketReopen() {
   await shown(0);
   // the context tab: the detail pane holds the step's context (the diff tab is a transfer's)
   fireEvent.click(screen.getByTestId("tab-context"));
-  await screen.findByTestId("context-chart-plot");
+  // the chart (lazy) is in, drawn or saying it cannot draw here (happy-dom has no 2D canvas)
+  await waitFor(() => expect(document.querySelector('[data-testid="context-chart-plot"], [data-testid="context-chart-failed"]')).not.toBeNull());
   await act(() => new Promise((r) => setTimeout(r, 50)));
 }
 
@@ -185,5 +190,19 @@ describe("stepping the debugger renders only what the step changes", () => {
       const e = activeEdge(i);
       expect(active, `edge under way at step ${i}`).toEqual(e ? [e] : []);
     });
+  });
+
+  it("a step whose view is still loading renders the context panel once, when its view arrives", async () => {
+    await debugTicketReopen();
+    renders.clear();
+    for (let i = 1; i <= STEPS; i++) {
+      // not prefetched: the step shows the last view (loading) until its own arrives
+      stepCache.clear();
+      fireEvent.keyDown(window, { key: "ArrowRight" });
+      await shown(i);
+      await waitFor(() => expect(screen.getByTestId("step-detail").hasAttribute("data-loading")).toBe(false));
+    }
+    console.info(`context panel renders over ${STEPS} steps, views not cached: ${count("context-panel")}`);
+    expect(count("context-panel")).toBe(STEPS);
   });
 });
