@@ -64,8 +64,8 @@ vi.mock("../topbar/TopBar", async (orig) => {
   const mod = await orig<typeof import("../topbar/TopBar")>();
   return { ...mod, TopBar: counted(mod.TopBar, () => "topbar") };
 });
-// A timeline row draws its step's kind icon at 12 px (the step card's is 13 px; the waterfall,
-// the other 12 px user, is not shown here): one icon render per row render.
+// A timeline row draws its step's kind icon at 12 px (the step card's is 13 px; a waterfall row,
+// the other 12 px user, counts with them on the waterfall tab): one icon render per row render.
 vi.mock("../run/badges", async (orig) => {
   const mod = await orig<typeof import("../run/badges")>();
   return { ...mod, StepKindIcon: counted(mod.StepKindIcon, (p) => (p.size === 12 ? "timeline-row" : null)) };
@@ -204,5 +204,23 @@ describe("stepping the debugger renders only what the step changes", () => {
     }
     console.info(`context panel renders over ${STEPS} steps, views not cached: ${count("context-panel")}`);
     expect(count("context-panel")).toBe(STEPS);
+  });
+
+  it("on the waterfall tab, a step renders the rows whose selection moved (timeline and waterfall)", async () => {
+    await debugTicketReopen();
+    // the mock's recorded steps kept no times: give them some, so the waterfall has rows
+    const { overview } = useDebugger.getState();
+    act(() => useDebugger.setState({ overview: { ...overview!, steps: overview!.steps.map((s, i) => ({ ...s, start_ms: i * 10, duration_ms: 8 })) } }));
+    fireEvent.click(screen.getByTestId("tab-waterfall"));
+    const rows = await screen.findAllByTestId("waterfall-row");
+    expect(rows.length).toBeGreaterThan(STEPS);
+    renders.clear();
+    for (let i = 1; i <= STEPS; i++) {
+      fireEvent.keyDown(window, { key: "ArrowRight" });
+      await waitFor(() => expect(screen.getAllByTestId("waterfall-row").find((r) => r.getAttribute("aria-selected") === "true")?.getAttribute("data-step")).toBe(String(i)));
+    }
+    console.info(`timeline and waterfall rows rendered over ${STEPS} steps: ${count("timeline-row")}`);
+    // two rows in each list a step (the one that lost the selection, the one that got it)
+    expect(count("timeline-row")).toBeLessThanOrEqual(4 * STEPS);
   });
 });
