@@ -45,6 +45,15 @@ export function App({ platform }: { platform: Platform }) {
   );
 }
 
+/**
+ * The address follows the debugger's step; in a component of its own, since it reads the cursor:
+ * a step renders it, not the whole window (issue #32 item 2).
+ */
+function RunUrl() {
+  useRunUrl();
+  return null;
+}
+
 /** Platforms whose start-up (command-line file, `?open=`) has run. */
 const started = new WeakSet<Platform>();
 
@@ -61,7 +70,6 @@ function Shell() {
   useDebuggerKeys(run, debug && !home, isModalOpen);
   useUnsavedGuard(commands);
   useSheetKeys();
-  useRunUrl();
 
   // At start: the file the app was given on its command line (a topology, or a trace to debug);
   // in the browser, `?open=PATH` and `?run=ID[&step=N]` (links, screenshots, tests).
@@ -82,6 +90,7 @@ function Shell() {
 
   return (
     <div className={`app${debug ? " is-debug" : ""}`} data-testid="app" data-platform={commands.platform.kind} data-mode={debug ? "debug" : "design"}>
+      <RunUrl />
       <TopBar commands={commands} run={run} />
       <div className="workspace">
         {home ? (

@@ -24,6 +24,7 @@ import { EdgeMarkers } from "./edges/Markers";
 import { AgentNode } from "./nodes/AgentNode";
 import { HumanNode } from "./nodes/HumanNode";
 import { SupervisorNode } from "./nodes/SupervisorNode";
+import { withActiveTransfer, withRunMark } from "./runHighlight";
 import type { AgentFlowNode, TransferFlowEdge } from "./types";
 
 /** The zooms below which nodes show less (labels scale by `labelScaleAt`). */
@@ -36,7 +37,7 @@ type Flow = { nodes: AgentFlowNode[]; edges: TransferFlowEdge[] };
  * The run's path on the drawing: crossings and lost facts per edge (edges never crossed dimmed),
  * visits per agent, and an edge for each transfer the topology has none for.
  */
-function withPath(flow: Flow, path: ReturnType<typeof runPath>, current: { edge: string; from: string; to: string; kind: string } | undefined): Flow {
+function withPath(flow: Flow, path: ReturnType<typeof runPath>): Flow {
   const nodes = flow.nodes.map((n) => ({ ...n, data: { ...n.data, path: path.agents.get(n.id) ?? { visits: 0, steps: 0 } } }));
   const known = new Set(flow.nodes.map((n) => n.id));
   const edges: TransferFlowEdge[] = flow.edges.map((e) => {
@@ -45,7 +46,6 @@ function withPath(flow: Flow, path: ReturnType<typeof runPath>, current: { edge:
   });
   for (const x of path.extra) {
     if (!known.has(x.from) || !known.has(x.to)) continue;
-    const active = !!current && !path.edges.has(current.edge) && current.from === x.from && current.to === x.to && current.kind === x.kind;
     edges.push({
       id: x.id,
       type: x.kind,
@@ -59,8 +59,6 @@ function withPath(flow: Flow, path: ReturnType<typeof runPath>, current: { edge:
         lint: null,
         // a lane of its own below the nodes, apart from the topology's own backward edges
         parallel: 1,
-        active,
-        activeKey: current ? `${current.from}->${current.to}` : undefined,
         readOnly: true,
         path: { count: x.count, lost: x.lost, extra: x.escalation ? "escalation" : "unlisted" },
       },
@@ -69,13 +67,14 @@ function withPath(flow: Flow, path: ReturnType<typeof runPath>, current: { edge:
   return { nodes, edges };
 }
 
-const nodeTypes = { agent: AgentNode, supervisor: SupervisorNode, human: HumanNode };
-const edgeTypes = { handoff: HandoffEdge, delegation: DelegationEdge };
+// The step's highlight (owner, acting agent, the transfer under way) reaches each node and edge
+// by its id (runHighlight): the nodes and edges given to React Flow stay the same as the cursor moves.
+const nodeTypes = { agent: withRunMark(AgentNode), supervisor: withRunMark(SupervisorNode), human: withRunMark(HumanNode) };
+const edgeTypes = { handoff: withActiveTransfer(HandoffEdge), delegation: withActiveTransfer(DelegationEdge) };
 
 export function DebugCanvas() {
   const topology = useDebugger((s) => s.topology);
   const overview = useDebugger((s) => s.overview);
-  const cursor = useDebugger((s) => s.cursor);
   const runId = useDebugger((s) => s.runId);
   const nodeSizes = useUi((s) => s.nodeSizes);
   const theme = useTheme((s) => s.theme);
@@ -84,19 +83,7 @@ export function DebugCanvas() {
   // the wrapped layout the view was fitted to, for the run it was made for
   const [placed, setPlaced] = useState<{ runId: string; positions: Record<string, { x: number; y: number }> } | null>(null);
 
-  const step = overview?.steps[cursor];
-  const transfer = step?.transfer != null ? overview?.transfers.find((t) => t.index === step.transfer) : undefined;
-  const overlay = useMemo(
-    () => ({
-      owner: step?.owner ?? null,
-      acting: step?.agent ?? null,
-      activeEdge: transfer?.edge || null,
-      activeKey: step?.index,
-      breakpoints: new Set(breakpoints),
-      readOnly: true,
-    }),
-    [step, transfer, breakpoints],
-  );
+  const overlay = useMemo(() => ({ breakpoints: new Set(breakpoints), readOnly: true }), [breakpoints]);
   const path = useMemo(
     () => (topology && overview ? runPath(new Set(topology.edges.map(edgeId)), overview.steps, overview.transfers) : null),
     [topology, overview],
@@ -106,8 +93,8 @@ export function DebugCanvas() {
     const derived = deriveFlow(topology, EMPTY_SELECTION, [], nodeSizes, overlay);
     const at = placed?.runId === runId ? placed.positions : null;
     const flow = at ? { ...derived, nodes: derived.nodes.map((n) => (at[n.id] ? { ...n, position: at[n.id]! } : n)) } : derived;
-    return path ? withPath(flow, path, transfer) : flow;
-  }, [topology, nodeSizes, overlay, path, transfer, placed, runId]);
+    return path ? withPath(flow, path) : flow;
+  }, [topology, nodeSizes, overlay, path, placed, runId]);
   const zoom = useStore((s) => s.transform[2]);
   // The smallest label is 10 px: scaled so that it shows at 11 px or more at any zoom.
   const labelScale = labelScaleAt(zoom);
@@ -148,7 +135,11 @@ export function DebugCanvas() {
   }, [initialized, runId, nodes, edges, flow]);
 
   // The agent acting at the current step stays in view (a wrapped chain may still not all fit).
-  const focus = step?.agent ?? step?.owner ?? null;
+  // Read as one name: the canvas renders again only when it changes, not at every step.
+  const focus = useDebugger((s) => {
+    const step = s.overview?.steps[s.cursor];
+    return step?.agent ?? step?.owner ?? null;
+  });
   useEffect(() => {
     const el = box.current;
     const n = focus && placed?.runId === runId ? flow.getInternalNode(focus) : undefined;

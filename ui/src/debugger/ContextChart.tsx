@@ -2,20 +2,22 @@
 // sees, a model call's tokens on the right axis, a mark at each transfer (handoffs solid,
 // delegations dashed, a lost fact red, an escalation amber) with a chip saying "13 → 2", and the
 // cursor. A click picks the nearest step. Its colours are the theme's (--chart-* and the agents'
-// --agent-* variables, read when the chart is drawn; a theme change draws it again).
+// --agent-* variables, read when the chart is drawn; a theme change draws it again). The cursor
+// line and the current transfer's chip read the debugger's cursor themselves: a step moves them
+// without drawing the chart again (issue #32 item 2).
 import { ArrowRightLeft, CornerDownRight, PinOff, UserRound } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { memo, useEffect, useRef, useState } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import { nearestStep, type ContextSeries, type TransferMark } from "../run/charts";
 import type { AgentPalette } from "../run/palette";
 import type { StepBrief } from "../run/types";
+import { useDebugger } from "../store/debugger";
 import { useTheme } from "../store/theme";
 
 export type ContextChartProps = {
   series: ContextSeries;
   steps: readonly StepBrief[];
-  cursor: number;
   palette: AgentPalette;
   agentName: (id: string) => string;
   onPick: (step: number) => void;
@@ -89,7 +91,7 @@ function chipsThatFit(marks: readonly TransferMark[], px: (x: number) => number)
   return out.sort((a, b) => a.step - b.step);
 }
 
-export default function ContextChart({ series, steps, cursor, palette, agentName, onPick, onHover, height }: ContextChartProps) {
+function ContextChart({ series, steps, palette, agentName, onPick, onHover, height }: ContextChartProps) {
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const [geom, setGeom] = useState<Geometry | null>(null);
@@ -267,7 +269,6 @@ export default function ContextChart({ series, steps, cursor, palette, agentName
     );
   }
   const px = (x: number) => (geom ? geom.left + ((x - geom.min) / (geom.max - geom.min)) * geom.width : 0);
-  const chips = geom ? chipsThatFit(series.marks, px) : [];
   return (
     <div
       className="ctx-chart"
@@ -280,33 +281,60 @@ export default function ContextChart({ series, steps, cursor, palette, agentName
       <div ref={host} className="ctx-chart-host" style={{ height }} />
       {geom && (
         <>
-          <div className="ctx-cursor" data-testid="context-chart-cursor" data-step={cursor} style={{ left: px(cursor), top: geom.top, height: geom.height }} aria-hidden="true" />
-          {chips.map((m) => (
-            <button
-              key={m.transfer}
-              type="button"
-              className={`ctx-mark is-${m.kind}${m.lost.length ? " is-lost" : ""}${m.escalation ? " is-escalation" : ""}${m.step === cursor ? " is-current" : ""}`}
-              style={{ left: px(m.step - 0.25), top: geom.top + 1 }}
-              data-testid="context-mark"
-              data-transfer={m.transfer}
-              data-step={m.step}
-              data-kind={m.kind}
-              data-before={m.before}
-              data-after={m.after}
-              data-lost={m.lost.join(" ") || undefined}
-              data-escalation={m.escalation ? "true" : undefined}
-              title={`T${m.transfer} · ${m.escalation ? "escalation (guard)" : m.kind} ${agentName(m.from)} → ${agentName(m.to)} at step ${m.step}: ${m.before} items → ${m.after}${m.lost.length ? `; lost: ${m.lost.join(", ")}` : ""}`}
-              onClick={() => onPick(m.step)}
-            >
-              {m.escalation ? <UserRound size={10} /> : m.kind === "delegation" ? <CornerDownRight size={10} /> : <ArrowRightLeft size={10} />}
-              <span>
-                {m.before}→{m.after}
-              </span>
-              {m.lost.length > 0 && <PinOff size={10} />}
-            </button>
-          ))}
+          <ChartCursor geom={geom} px={px} />
+          <Chips marks={series.marks} geom={geom} px={px} agentName={agentName} onPick={onPick} />
         </>
       )}
     </div>
   );
+}
+
+export default memo(ContextChart);
+
+/** The cursor's line over the plot. */
+function ChartCursor({ geom, px }: { geom: Geometry; px: (x: number) => number }) {
+  const cursor = useDebugger((s) => s.cursor);
+  return <div className="ctx-cursor" data-testid="context-chart-cursor" data-step={cursor} style={{ left: px(cursor), top: geom.top, height: geom.height }} aria-hidden="true" />;
+}
+
+/** The transfers' chips that fit; the one at the cursor marked (they render when the cursor reaches or leaves one). */
+function Chips({
+  marks,
+  geom,
+  px,
+  agentName,
+  onPick,
+}: {
+  marks: readonly TransferMark[];
+  geom: Geometry;
+  px: (x: number) => number;
+  agentName: (id: string) => string;
+  onPick: (step: number) => void;
+}) {
+  const chips = chipsThatFit(marks, px);
+  const at = useDebugger((s) => (chips.some((m) => m.step === s.cursor) ? s.cursor : -1));
+  return chips.map((m) => (
+    <button
+      key={m.transfer}
+      type="button"
+      className={`ctx-mark is-${m.kind}${m.lost.length ? " is-lost" : ""}${m.escalation ? " is-escalation" : ""}${m.step === at ? " is-current" : ""}`}
+      style={{ left: px(m.step - 0.25), top: geom.top + 1 }}
+      data-testid="context-mark"
+      data-transfer={m.transfer}
+      data-step={m.step}
+      data-kind={m.kind}
+      data-before={m.before}
+      data-after={m.after}
+      data-lost={m.lost.join(" ") || undefined}
+      data-escalation={m.escalation ? "true" : undefined}
+      title={`T${m.transfer} · ${m.escalation ? "escalation (guard)" : m.kind} ${agentName(m.from)} → ${agentName(m.to)} at step ${m.step}: ${m.before} items → ${m.after}${m.lost.length ? `; lost: ${m.lost.join(", ")}` : ""}`}
+      onClick={() => onPick(m.step)}
+    >
+      {m.escalation ? <UserRound size={10} /> : m.kind === "delegation" ? <CornerDownRight size={10} /> : <ArrowRightLeft size={10} />}
+      <span>
+        {m.before}→{m.after}
+      </span>
+      {m.lost.length > 0 && <PinOff size={10} />}
+    </button>
+  ));
 }

@@ -1,7 +1,7 @@
 // What the acting agent sees at a step (its input, for a model call), then what the step made.
 // A long context is listed whole but loaded a page at a time as it scrolls (useContextPages).
 import { Eye, FileOutput } from "lucide-react";
-import { useCallback, useMemo } from "react";
+import { memo, useCallback, useMemo } from "react";
 import { formatTokens } from "../run/format";
 import { contextTokens, type Item, type StepView } from "../run/types";
 import { useContextPages } from "./useContextPages";
@@ -10,7 +10,11 @@ import { provenance } from "./provenance";
 import type { AgentLookups } from "./lookups";
 import { MeasuredList } from "./MeasuredList";
 
-export function ContextPanel({ runId, view, lookups }: { runId: string; view: StepView; lookups: AgentLookups }) {
+/**
+ * Memoised: while the next step's view loads, the debugger renders again with the last view, which
+ * this panel then skips (issue #32 item 2).
+ */
+export const ContextPanel = memo(function ContextPanel({ runId, view, lookups }: { runId: string; view: StepView; lookups: AgentLookups }) {
   const { palette, agentName } = lookups;
   const pages = useContextPages(runId, view);
   const paged = view.context_total > view.context.length;
@@ -89,4 +93,4 @@ export function ContextPanel({ runId, view, lookups }: { runId: string; view: St
       </div>
     </div>
   );
-}
+});

@@ -92,7 +92,6 @@ export function ContextStrip({ lookups, onPick }: { lookups: AgentLookups; onPic
               <ContextChart
                 series={series}
                 steps={overview.steps}
-                cursor={cursor}
                 palette={lookups.palette}
                 agentName={lookups.agentName}
                 onPick={onPick}

@@ -16,7 +16,7 @@ import {
   SkipBack,
   SkipForward,
 } from "lucide-react";
-import { useMemo, useRef, useState } from "react";
+import { useCallback, useMemo, useRef, useState } from "react";
 import { DebugCanvas } from "../canvas/DebugCanvas";
 import { OutcomeBadge, StepKindIcon } from "../run/badges";
 import { EndingBadge } from "../run/EndingBadge";
@@ -24,7 +24,7 @@ import type { RunCommands } from "../commands/run";
 import { durationMs, formatDuration, formatTokens, STEP_LABELS } from "../run/format";
 import { fileName } from "../recent";
 import { formatLabel, runSource } from "../run/source";
-import { num } from "../run/types";
+import { num, type StepBrief } from "../run/types";
 import { filterSteps, isFiltering, neighbourVisible, NO_FILTER, type StepFilter } from "../run/stepfilter";
 import { useQuery } from "../hooks/useQuery";
 import { cacheKey, neighbourTransfer, stepCache, useDebugger } from "../store/debugger";
@@ -35,12 +35,12 @@ import { ModelCallView } from "./ModelCallView";
 import { Waterfall } from "./Waterfall";
 import { DiffView } from "./DiffView";
 import { FactsPanel } from "./FactsPanel";
-import { useRunLookups } from "./lookups";
+import { useRunLookups, type AgentLookups } from "./lookups";
 import { useFollowRun, type FollowSource } from "./useFollowRun";
 import { Timeline } from "./Timeline";
 import { RunOpenError } from "./RunOpenError";
 import { TimelineFilter } from "./TimelineFilter";
-import { useForkCommands } from "../commands/fork";
+import { useForkCommands, type ForkCommands } from "../commands/fork";
 import { ForkDialog, ForkHereButton } from "./ForkDialog";
 import { Lineage } from "./Lineage";
 import { WhatIfView } from "./WhatIfView";
@@ -86,22 +86,20 @@ export function Debugger({ commands, onEditTopology }: { commands: RunCommands; 
   return <DebuggerBody commands={commands} onEditTopology={onEditTopology} />;
 }
 
+/**
+ * The panes. Nothing here reads the cursor: each pane that shows the step reads it itself, so a
+ * step renders those panes and not the others (issue #32 item 2).
+ */
 function DebuggerBody({ commands, onEditTopology }: { commands: RunCommands; onEditTopology?: () => void }) {
   const overview = useDebugger((s) => s.overview)!;
-  const cursor = useDebugger((s) => s.cursor);
-  const transferSteps = useDebugger((s) => s.transferSteps);
   const factIndex = useDebugger((s) => s.factIndex);
-  const detailTab = useDebugger((s) => s.detailTab);
-  const setDetailTab = useDebugger((s) => s.setDetailTab);
   const lookups = useRunLookups();
-  const { view, loading, error: stepError, retry } = useStepView(commands);
   const following = useFollowRun(commands);
   const fork = useForkCommands(commands);
   const suspects = useSuspectCommands();
   // A short window (720 px) keeps the graph small: the step's detail (a transfer's diff) needs the room.
   const [canvasHeight, setCanvasHeight] = useState(() => Math.round(window.innerHeight < 800 ? Math.max(120, window.innerHeight * 0.17) : Math.max(180, window.innerHeight * 0.26)));
   const steps = overview.steps;
-  const step = steps[cursor];
   const [filter, setFilter] = useState<StepFilter>(NO_FILTER);
   const filtering = isFiltering(filter);
   const visible = useMemo(() => filterSteps(steps, filter, lookups.agentName), [steps, filter, lookups.agentName]);
@@ -110,43 +108,24 @@ function DebuggerBody({ commands, onEditTopology }: { commands: RunCommands; onE
     for (const e of factIndex.values()) for (const t of e.lost) s.add(t.step);
     return s;
   }, [factIndex]);
-  const isTransfer = step?.transfer != null;
-  const isCall = step?.kind === "model_call";
-  const showDiff = isTransfer && detailTab === "diff" && view?.transfer && view.step.index === cursor;
-  const isHandoff = step?.kind === "handoff" && isTransfer;
-  const showWhatIf = isHandoff && detailTab === "whatif" && view?.transfer && view.step.index === cursor;
-  // The tab shown: a step-bound tab falls back to the context on a step it does not fit.
-  const suspectMarks = useSuspectMarks(suspects, showDiff && view?.transfer ? view.transfer.index : null);
-  const shown = showDiff ? "diff" : showWhatIf ? "whatif" : detailTab === "facts" || detailTab === "waterfall" || detailTab === "suspects" ? detailTab : detailTab === "call" && isCall ? "call" : "context";
-  const tab = (id: typeof shown, label: string, opts: { disabled?: boolean; title?: string } = {}) => (
-    <button
-      role="tab"
-      aria-selected={shown === id}
-      className={`detail-tab${shown === id ? " is-active" : ""}`}
-      disabled={opts.disabled}
-      onClick={() => setDetailTab(id)}
-      data-testid={`tab-${id}`}
-      title={opts.title}
-    >
-      {label}
-    </button>
-  );
-  const prevT = neighbourTransfer(transferSteps, cursor, -1);
-  const nextT = neighbourTransfer(transferSteps, cursor, 1);
 
-  const onTimelineKey = (e: React.KeyboardEvent) => {
-    const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: 20, PageUp: -20 };
-    const d = moves[e.key];
-    if (d !== undefined) {
-      e.preventDefault();
-      e.stopPropagation();
-      if (filtering) {
-        // over the steps the filter keeps
-        const next = neighbourVisible(visible, cursor, d > 0 ? 1 : -1);
-        if (next !== null) commands.goTo(next);
-      } else commands.stepBy(d);
-    }
-  };
+  // Read at the key press: the handler stays the same from step to step.
+  const onTimelineKey = useCallback(
+    (e: React.KeyboardEvent) => {
+      const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: 20, PageUp: -20 };
+      const d = moves[e.key];
+      if (d !== undefined) {
+        e.preventDefault();
+        e.stopPropagation();
+        if (filtering) {
+          // over the steps the filter keeps
+          const next = neighbourVisible(visible, useDebugger.getState().cursor, d > 0 ? 1 : -1);
+          if (next !== null) commands.goTo(next);
+        } else commands.stepBy(d);
+      }
+    },
+    [filtering, visible, commands],
+  );
 
   return (
     <div className="debugger" data-testid="debugger" data-run={overview.summary.id}>
@@ -164,76 +143,17 @@ function DebuggerBody({ commands, onEditTopology }: { commands: RunCommands; onE
             No step matches the filter.
           </div>
         )}
-        <Timeline
-          steps={visible}
-          palette={lookups.palette}
-          agentName={lookups.agentName}
-          current={cursor}
-          onPick={commands.goTo}
-          lostSteps={lostSteps}
-          label="Steps of the run"
-          onKey={onTimelineKey}
-        />
+        <CurrentTimeline steps={visible} lookups={lookups} onPick={commands.goTo} lostSteps={lostSteps} onKey={onTimelineKey} />
       </aside>
 
       <main className="dbg-main">
-        <Transport commands={commands} count={steps.length} prevT={prevT} nextT={nextT} following={following} />
+        <Transport commands={commands} count={steps.length} following={following} />
         <ContextStrip lookups={lookups} onPick={commands.goTo} />
         <div className="dbg-canvas-wrap" style={{ flexBasis: canvasHeight }}>
           <DebugCanvas />
         </div>
         <Splitter height={canvasHeight} onChange={setCanvasHeight} />
-        <section className="dbg-detail" data-testid="step-detail" data-step={view?.step.index ?? -1} data-loading={loading ? "true" : undefined}>
-          <div className="detail-tabs" role="tablist">
-            {tab("diff", "Transfer diff", { disabled: !isTransfer, title: isTransfer ? "The transfer's diff" : "Only transfer steps have a diff" })}
-            {tab("whatif", "What-if", { disabled: !isHandoff, title: isHandoff ? "Every context policy at this handoff: what the receiver would get (no model call)" : "Only handoffs have a what-if" })}
-            {tab("context", "Context")}
-            {tab("call", "Model call", { disabled: !isCall, title: isCall ? "The call's model, timing, tokens and recorded request and response" : "Only model-call steps have a call" })}
-            {tab("facts", "Fact map", { title: "Each pinned fact at each transfer" })}
-            {tab("waterfall", "Waterfall", { title: "When each step ran" })}
-            {tab("suspects", "Suspects", { title: "What each transfer's receiver did not get, ranked by evidence that it mattered; the run's verdict" })}
-            <div className="spacer" />
-            {loading && (
-              <span className="detail-loading">
-                <Loader2 size={13} className="spin" /> loading step {cursor}…
-              </span>
-            )}
-          </div>
-          <div className={`detail-body${loading ? " is-stale" : ""}`}>
-            {shown === "facts" ? (
-              <FactMap
-                lookups={lookups}
-                onOpen={(at) => {
-                  commands.goTo(at);
-                  setDetailTab("diff");
-                }}
-              />
-            ) : shown === "suspects" ? (
-              <SuspectsPanel commands={commands} suspects={suspects} lookups={lookups} fork={fork} />
-            ) : shown === "waterfall" ? (
-              <Waterfall lookups={lookups} onPick={commands.goTo} />
-            ) : stepError ? (
-              <div className="pane-empty text-error" role="alert" data-testid="step-error" data-code={stepError.code}>
-                Could not load step {cursor}: {stepError.message} ({stepError.code}){" "}
-                <button className="btn btn-secondary btn-sm" onClick={() => void retry()} disabled={loading}>
-                  Retry
-                </button>
-              </div>
-            ) : !view ? (
-              <div className="pane-empty">
-                <Loader2 size={14} className="spin" /> Loading step…
-              </div>
-            ) : shown === "call" && view.step.index === cursor ? (
-              <ModelCallView view={view} brief={step} />
-            ) : showWhatIf && view.transfer ? (
-              <WhatIfView key={view.transfer.index} runId={overview.summary.id} view={view.transfer} lookups={lookups} fork={fork} />
-            ) : showDiff && view.transfer ? (
-              <DiffView key={view.transfer.index} view={view.transfer} lookups={lookups} suspects={suspectMarks} />
-            ) : (
-              <ContextPanel runId={overview.summary.id} view={view} lookups={lookups} />
-            )}
-          </div>
-        </section>
+        <StepDetail commands={commands} lookups={lookups} fork={fork} suspects={suspects} />
       </main>
 
       <aside className="dbg-side" aria-label="Step and facts">
@@ -244,6 +164,110 @@ function DebuggerBody({ commands, onEditTopology }: { commands: RunCommands; onE
       </aside>
       <ForkDialog commands={commands} fork={fork} />
     </div>
+  );
+}
+
+/** The timeline with the current step selected: a step renders the list, and only the rows whose selection moved. */
+function CurrentTimeline({
+  steps,
+  lookups,
+  onPick,
+  lostSteps,
+  onKey,
+}: {
+  steps: readonly StepBrief[];
+  lookups: AgentLookups;
+  onPick: (step: number) => void;
+  lostSteps: ReadonlySet<number>;
+  onKey: (e: React.KeyboardEvent) => void;
+}) {
+  const cursor = useDebugger((s) => s.cursor);
+  return <Timeline steps={steps} palette={lookups.palette} agentName={lookups.agentName} current={cursor} onPick={onPick} lostSteps={lostSteps} label="Steps of the run" onKey={onKey} />;
+}
+
+/** The step's detail: a transfer's diff or what-if, the context, a model call, or a picture of the whole run. */
+function StepDetail({ commands, lookups, fork, suspects }: { commands: RunCommands; lookups: AgentLookups; fork: ForkCommands; suspects: SuspectCommands }) {
+  const overview = useDebugger((s) => s.overview)!;
+  const cursor = useDebugger((s) => s.cursor);
+  const detailTab = useDebugger((s) => s.detailTab);
+  const setDetailTab = useDebugger((s) => s.setDetailTab);
+  const { view, loading, error: stepError, retry } = useStepView(commands);
+  const step = overview.steps[cursor];
+  const isTransfer = step?.transfer != null;
+  const isCall = step?.kind === "model_call";
+  const showDiff = isTransfer && detailTab === "diff" && view?.transfer && view.step.index === cursor;
+  const isHandoff = step?.kind === "handoff" && isTransfer;
+  const showWhatIf = isHandoff && detailTab === "whatif" && view?.transfer && view.step.index === cursor;
+  // The tab shown: a step-bound tab falls back to the context on a step it does not fit.
+  const suspectMarks = useSuspectMarks(suspects, showDiff && view?.transfer ? view.transfer.index : null);
+  const shown = showDiff ? "diff" : showWhatIf ? "whatif" : detailTab === "facts" || detailTab === "waterfall" || detailTab === "suspects" ? detailTab : detailTab === "call" && isCall ? "call" : "context";
+  const onOpenFact = useCallback(
+    (at: number) => {
+      commands.goTo(at);
+      setDetailTab("diff");
+    },
+    [commands, setDetailTab],
+  );
+  const tab = (id: typeof shown, label: string, opts: { disabled?: boolean; title?: string } = {}) => (
+    <button
+      role="tab"
+      aria-selected={shown === id}
+      className={`detail-tab${shown === id ? " is-active" : ""}`}
+      disabled={opts.disabled}
+      onClick={() => setDetailTab(id)}
+      data-testid={`tab-${id}`}
+      title={opts.title}
+    >
+      {label}
+    </button>
+  );
+
+  return (
+    <section className="dbg-detail" data-testid="step-detail" data-step={view?.step.index ?? -1} data-loading={loading ? "true" : undefined}>
+      <div className="detail-tabs" role="tablist">
+        {tab("diff", "Transfer diff", { disabled: !isTransfer, title: isTransfer ? "The transfer's diff" : "Only transfer steps have a diff" })}
+        {tab("whatif", "What-if", { disabled: !isHandoff, title: isHandoff ? "Every context policy at this handoff: what the receiver would get (no model call)" : "Only handoffs have a what-if" })}
+        {tab("context", "Context")}
+        {tab("call", "Model call", { disabled: !isCall, title: isCall ? "The call's model, timing, tokens and recorded request and response" : "Only model-call steps have a call" })}
+        {tab("facts", "Fact map", { title: "Each pinned fact at each transfer" })}
+        {tab("waterfall", "Waterfall", { title: "When each step ran" })}
+        {tab("suspects", "Suspects", { title: "What each transfer's receiver did not get, ranked by evidence that it mattered; the run's verdict" })}
+        <div className="spacer" />
+        {loading && (
+          <span className="detail-loading">
+            <Loader2 size={13} className="spin" /> loading step {cursor}…
+          </span>
+        )}
+      </div>
+      <div className={`detail-body${loading ? " is-stale" : ""}`}>
+        {shown === "facts" ? (
+          <FactMap lookups={lookups} onOpen={onOpenFact} />
+        ) : shown === "suspects" ? (
+          <SuspectsPanel commands={commands} suspects={suspects} lookups={lookups} fork={fork} />
+        ) : shown === "waterfall" ? (
+          <Waterfall lookups={lookups} onPick={commands.goTo} />
+        ) : stepError ? (
+          <div className="pane-empty text-error" role="alert" data-testid="step-error" data-code={stepError.code}>
+            Could not load step {cursor}: {stepError.message} ({stepError.code}){" "}
+            <button className="btn btn-secondary btn-sm" onClick={() => void retry()} disabled={loading}>
+              Retry
+            </button>
+          </div>
+        ) : !view ? (
+          <div className="pane-empty">
+            <Loader2 size={14} className="spin" /> Loading step…
+          </div>
+        ) : shown === "call" && view.step.index === cursor ? (
+          <ModelCallView view={view} brief={step} />
+        ) : showWhatIf && view.transfer ? (
+          <WhatIfView key={view.transfer.index} runId={overview.summary.id} view={view.transfer} lookups={lookups} fork={fork} />
+        ) : showDiff && view.transfer ? (
+          <DiffView key={view.transfer.index} view={view.transfer} lookups={lookups} suspects={suspectMarks} />
+        ) : (
+          <ContextPanel runId={overview.summary.id} view={view} lookups={lookups} />
+        )}
+      </div>
+    </section>
   );
 }
 
@@ -277,20 +301,11 @@ function Splitter({ height, onChange }: { height: number; onChange: (h: number) 
   );
 }
 
-function Transport({
-  commands,
-  count,
-  prevT,
-  nextT,
-  following,
-}: {
-  commands: RunCommands;
-  count: number;
-  prevT: number | null;
-  nextT: number | null;
-  following: FollowSource;
-}) {
+function Transport({ commands, count, following }: { commands: RunCommands; count: number; following: FollowSource }) {
   const cursor = useDebugger((s) => s.cursor);
+  const transferSteps = useDebugger((s) => s.transferSteps);
+  const prevT = neighbourTransfer(transferSteps, cursor, -1);
+  const nextT = neighbourTransfer(transferSteps, cursor, 1);
   const [draft, setDraft] = useState<string | null>(null);
   return (
     <div className="transport" role="toolbar" aria-label="Step through the run" data-testid="transport">
@@ -405,7 +420,7 @@ function Progress({ commands, following }: { commands: RunCommands; following: F
   );
 }
 
-function StepCard({ lookups }: { lookups: ReturnType<typeof useRunLookups> }) {
+function StepCard({ lookups }: { lookups: AgentLookups }) {
   const overview = useDebugger((s) => s.overview)!;
   const cursor = useDebugger((s) => s.cursor);
   const step = overview.steps[cursor];

@@ -1,11 +1,12 @@
 // The timing waterfall: a bar per step from its start to its end (ms from the run's start), the
 // steps inside a delegation indented under it with the delegation's whole span behind them, in
-// the acting agent's colour; a click moves the cursor. Rows are virtualised (10,000 steps scroll).
+// the acting agent's colour; a click moves the cursor. Rows are virtualised (10,000 steps scroll)
+// and memoised: a step renders the two rows whose selection moved (issue #32 item 2).
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { Timer } from "lucide-react";
-import { useEffect, useMemo, useRef } from "react";
+import { memo, useEffect, useMemo, useRef } from "react";
 import { StepKindIcon } from "../run/badges";
-import { barBox, waterfall } from "../run/charts";
+import { barBox, waterfall, type Waterfall as WaterfallData, type WaterfallRow as Row } from "../run/charts";
 import { formatDuration, STEP_LABELS } from "../run/format";
 import { useDebugger } from "../store/debugger";
 import type { AgentLookups } from "./lookups";
@@ -30,6 +31,7 @@ export function Waterfall({ lookups, onPick }: { lookups: AgentLookups; onPick: 
   const steps = useDebugger((s) => s.overview?.steps);
   const cursor = useDebugger((s) => s.cursor);
   const w = useMemo(() => waterfall(steps ?? []), [steps]);
+  const maxDepth = useMemo(() => w.rows.reduce((m, r) => Math.max(m, r.depth), 0), [w]);
   const scrollRef = useRef<HTMLDivElement>(null);
   // TanStack Virtual hands back an imperative object; the React Compiler skips this component.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -55,7 +57,6 @@ export function Waterfall({ lookups, onPick }: { lookups: AgentLookups; onPick: 
     );
   }
   const { palette, agentName } = lookups;
-  const maxDepth = w.rows.reduce((m, r) => Math.max(m, r.depth), 0);
   const labelW = 220 + Math.min(maxDepth, 4) * 14;
   const gridPct = w.ticks.length > 1 && w.total > 0 ? ((w.ticks[1] as number) / w.total) * 100 : 25;
   return (
@@ -83,54 +84,68 @@ export function Waterfall({ lookups, onPick }: { lookups: AgentLookups; onPick: 
         <div className="wf-inner" style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((v) => {
             const r = w.rows[v.index]!;
-            const color = palette(r.agent);
-            const bar = r.start !== null && r.end !== null ? barBox(w, r.start, r.end) : null;
-            const span = r.span ? barBox(w, r.span.start, r.span.end) : null;
-            const dur = r.start !== null && r.end !== null ? r.end - r.start : null;
-            return (
-              <div
-                key={v.key as number}
-                id={`wf-row-${r.step}`}
-                role="option"
-                aria-selected={r.step === cursor}
-                className={`wf-row${r.step === cursor ? " is-current" : ""}`}
-                style={{ transform: `translateY(${v.start}px)`, height: ROW }}
-                data-testid="waterfall-row"
-                data-step={r.step}
-                data-kind={r.kind}
-                data-agent={r.agent}
-                data-depth={r.depth}
-                data-start={r.start ?? undefined}
-                data-end={r.end ?? undefined}
-                onClick={() => onPick(r.step)}
-                title={`#${r.step} · ${STEP_LABELS[r.kind]} · ${agentName(r.agent)}${dur !== null ? ` · ${ms(dur)} from ${ms(r.start)}` : " · no time recorded"}\n${r.detail}`}
-              >
-                <span className="wf-label" style={{ paddingLeft: r.depth * 14 }}>
-                  <span className="tl-index mono">{r.step}</span>
-                  <StepKindIcon kind={r.kind} size={12} />
-                  <span className="tl-dot" style={{ background: color }} />
-                  <span className="wf-label-text">
-                    <b style={{ color }}>{agentName(r.agent)}</b> {r.detail}
-                  </span>
-                </span>
-                <span className="wf-track">
-                  {span && <span className="wf-span" style={{ left: pct(span.left), width: pct(span.width) }} data-testid="waterfall-span" />}
-                  {bar ? (
-                    <span
-                      className={`wf-bar${bar.width * 1000 < 1 ? " is-instant" : ""}`}
-                      data-testid="waterfall-bar"
-                      style={{ left: pct(bar.left), width: pct(bar.width), background: color }}
-                    />
-                  ) : (
-                    <span className="wf-notime">no time</span>
-                  )}
-                </span>
-                <span className="wf-dur">{dur !== null ? ms(dur) : "—"}</span>
-              </div>
-            );
+            return <WaterfallRow key={v.key as number} w={w} r={r} top={v.start} color={palette(r.agent)} agent={agentName(r.agent)} current={r.step === cursor} onPick={onPick} />;
           })}
         </div>
       </div>
     </div>
   );
 }
+
+const WaterfallRow = memo(function WaterfallRow({
+  w,
+  r,
+  top,
+  color,
+  agent,
+  current,
+  onPick,
+}: {
+  w: WaterfallData;
+  r: Row;
+  top: number;
+  color: string;
+  agent: string;
+  current: boolean;
+  onPick: (step: number) => void;
+}) {
+  const bar = r.start !== null && r.end !== null ? barBox(w, r.start, r.end) : null;
+  const span = r.span ? barBox(w, r.span.start, r.span.end) : null;
+  const dur = r.start !== null && r.end !== null ? r.end - r.start : null;
+  return (
+    <div
+      id={`wf-row-${r.step}`}
+      role="option"
+      aria-selected={current}
+      className={`wf-row${current ? " is-current" : ""}`}
+      style={{ transform: `translateY(${top}px)`, height: ROW }}
+      data-testid="waterfall-row"
+      data-step={r.step}
+      data-kind={r.kind}
+      data-agent={r.agent}
+      data-depth={r.depth}
+      data-start={r.start ?? undefined}
+      data-end={r.end ?? undefined}
+      onClick={() => onPick(r.step)}
+      title={`#${r.step} · ${STEP_LABELS[r.kind]} · ${agent}${dur !== null ? ` · ${ms(dur)} from ${ms(r.start)}` : " · no time recorded"}\n${r.detail}`}
+    >
+      <span className="wf-label" style={{ paddingLeft: r.depth * 14 }}>
+        <span className="tl-index mono">{r.step}</span>
+        <StepKindIcon kind={r.kind} size={12} />
+        <span className="tl-dot" style={{ background: color }} />
+        <span className="wf-label-text">
+          <b style={{ color }}>{agent}</b> {r.detail}
+        </span>
+      </span>
+      <span className="wf-track">
+        {span && <span className="wf-span" style={{ left: pct(span.left), width: pct(span.width) }} data-testid="waterfall-span" />}
+        {bar ? (
+          <span className={`wf-bar${bar.width * 1000 < 1 ? " is-instant" : ""}`} data-testid="waterfall-bar" style={{ left: pct(bar.left), width: pct(bar.width), background: color }} />
+        ) : (
+          <span className="wf-notime">no time</span>
+        )}
+      </span>
+      <span className="wf-dur">{dur !== null ? ms(dur) : "—"}</span>
+    </div>
+  );
+});
