@@ -15,9 +15,7 @@ use baton::collect::{Live, keep_saving, router};
 use baton::import::MAX_NESTING;
 use baton::serve::Guard;
 use baton::store::Store;
-use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
-use opentelemetry_proto::tonic::trace::v1::{ResourceSpans, ScopeSpans, Span};
-use prost::Message;
+use opentelemetry_proto::tonic::trace::v1::Span;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -58,18 +56,8 @@ fn deep_chain(n: u64, depth: u64) -> Vec<Span> {
         .collect()
 }
 
-fn encode(spans: Vec<Span>) -> Vec<u8> {
-    ExportTraceServiceRequest {
-        resource_spans: vec![ResourceSpans {
-            scope_spans: vec![ScopeSpans { spans, ..Default::default() }],
-            ..Default::default()
-        }],
-    }
-    .encode_to_vec()
-}
-
 fn request(first: u64) -> Vec<u8> {
-    encode((first..first + TRACES_PER_REQUEST).flat_map(traffic::trace).collect())
+    traffic::encode((first..first + TRACES_PER_REQUEST).flat_map(traffic::trace).collect())
 }
 
 /// What a phase measured.
@@ -127,7 +115,7 @@ async fn phase(seconds: u64, rate: Option<f64>, deep: bool) -> Measured {
         if deep && start.elapsed() >= Duration::from_secs(chains / 2) {
             // One chain as deep as Baton reads (saved), one twenty times deeper (refused).
             let depth = if chains % 2 == 0 { MAX_NESTING as u64 } else { 20 * MAX_NESTING as u64 };
-            let r = post(encode(deep_chain(chains, depth))).await.unwrap();
+            let r = post(traffic::encode(deep_chain(chains, depth))).await.unwrap();
             assert!(r.status().is_success(), "{}", r.status());
             deep_acked.insert(chains, Instant::now());
             chains += 1;

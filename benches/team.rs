@@ -13,25 +13,13 @@ mod traffic;
 use baton::collect::{Live, keep_saving, router};
 use baton::serve::Guard;
 use baton::store::{RunQuery, Store};
-use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
-use opentelemetry_proto::tonic::trace::v1::{ResourceSpans, ScopeSpans, Span};
-use prost::Message;
+use opentelemetry_proto::tonic::trace::v1::Span;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 const QUIET_MS: u64 = 300;
 /// Traces per block: each of a block's five requests holds one span of each.
 const BLOCK: u64 = 20;
-
-fn encode(spans: Vec<Span>) -> Vec<u8> {
-    ExportTraceServiceRequest {
-        resource_spans: vec![ResourceSpans {
-            scope_spans: vec![ScopeSpans { spans, ..Default::default() }],
-            ..Default::default()
-        }],
-    }
-    .encode_to_vec()
-}
 
 /// A fresh database on the loopback PostgreSQL; None when it cannot start.
 fn database(name: &str) -> Option<String> {
@@ -84,7 +72,7 @@ async fn collectors(n: usize, traces: u64) {
     for block in 0..traces / BLOCK {
         let spans: Vec<Vec<Span>> = (block * BLOCK..(block + 1) * BLOCK).map(traffic::trace).collect();
         for k in 0..5 {
-            let body = encode(spans.iter().map(|t| t[k].clone()).collect());
+            let body = traffic::encode(spans.iter().map(|t| t[k].clone()).collect());
             let to = endpoints[(block as usize + k) % n].clone();
             let http = http.clone();
             sends.push(tokio::spawn(async move {

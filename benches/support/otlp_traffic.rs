@@ -1,8 +1,10 @@
 //! OTLP traffic for the capture benches: one GenAI handoff trace of five spans per number, as
 //! protobuf spans (`collect.rs` and `team.rs` send the same).
 
+use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
 use opentelemetry_proto::tonic::common::v1::{AnyValue, KeyValue, any_value};
-use opentelemetry_proto::tonic::trace::v1::Span;
+use opentelemetry_proto::tonic::trace::v1::{ResourceSpans, ScopeSpans, Span};
+use prost::Message;
 
 pub fn kv(k: &str, v: &str) -> KeyValue {
     KeyValue {
@@ -82,4 +84,15 @@ pub fn trace(n: u64) -> Vec<Span> {
             ],
         ),
     ]
+}
+
+/// One OTLP/protobuf request holding `spans`.
+pub fn encode(spans: Vec<Span>) -> Vec<u8> {
+    ExportTraceServiceRequest {
+        resource_spans: vec![ResourceSpans {
+            scope_spans: vec![ScopeSpans { spans, ..Default::default() }],
+            ..Default::default()
+        }],
+    }
+    .encode_to_vec()
 }
