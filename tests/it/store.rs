@@ -538,7 +538,10 @@ fn a_postgres_store_from_an_earlier_build_opens_migrates_and_reads_the_same() {
     };
     assert_eq!(json(baton(&["runs", "list", "--format", "json", "--db", &url])), want("schema6.pg.runs.json"));
     let run = "01a23d6c-0a0e-70e5-ae48-783b2134fe20";
-    assert_eq!(json(baton(&["trace", "export", run, "--to", "json", "--db", &url])), want("schema6.pg.reopen-trace.json"));
+    assert_eq!(
+        json(baton(&["trace", "export", run, "--to", "json", "--db", &url])),
+        want("schema6.pg.reopen-trace.json")
+    );
     let check = json(baton(&["store", "check", "--format", "json", "--db", &url]));
     assert!(check["schema_version"].as_i64().unwrap() > 6, "{check}");
     assert!(check["orphans"].as_array().unwrap().iter().all(|o| o[1] == 0), "{check}");
