@@ -34,9 +34,7 @@ fn database(name: &str) -> Option<String> {
 /// Starts one shared instance on `url`; its endpoint.
 async fn instance(url: &str, stop: tokio::sync::watch::Receiver<bool>) -> String {
     let store = Store::open(url).await.unwrap();
-    let live = Arc::new(
-        Live::new(Duration::from_millis(QUIET_MS), "bench".into()).with_inbox(store.clone()).shared(1_000_000),
-    );
+    let live = Arc::new(Live::new(Duration::from_millis(QUIET_MS), "bench".into()).with_inbox(store.clone()).shared());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(axum::serve(listener, router(live.clone(), Guard::for_addr(addr, &[]))).into_future());

@@ -70,7 +70,7 @@ pub fn run(a: Args) -> Outcome {
         let live = Live::new(Duration::from_millis(a.quiet_ms), format!("{endpoint}/v1/traces"))
             .with_limits(a.max_spans, a.max_mb.saturating_mul(1 << 20))
             .with_inbox(store.clone());
-        let live = Arc::new(if a.shared { live.shared(a.max_spans) } else { live });
+        let live = Arc::new(if a.shared { live.shared() } else { live });
         // What a collector that stopped (or was killed) had acknowledged but not saved.
         let replayed = live.replay().await.map_err(|e| ApiError::new(ErrorCode::StoreDb, e))?;
         if replayed > 0 {

@@ -356,6 +356,12 @@ impl Live {
         self
     }
 
+    /// The bounds set by [`Self::with_limits`]: spans, and bytes of what they carry.
+    pub(super) fn limits(&self) -> (usize, usize) {
+        let t = self.traces.lock().expect("no panic while held");
+        (t.max_spans, t.max_bytes)
+    }
+
     /// Keeps every accepted request in the store's inbox before it is acknowledged, so that a
     /// crash loses nothing acknowledged ([`Live::replay`] brings it back).
     pub fn with_inbox(mut self, store: Store) -> Live {

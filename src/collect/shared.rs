@@ -30,14 +30,20 @@ const ROOTLESS_QUIET_FACTOR: i64 = 15;
 pub struct SharedState {
     expired: Mutex<Instant>,
     max_spans: i64,
+    max_bytes: i64,
 }
 
 impl Live {
-    /// Shares the store given to [`Live::with_inbox`] with other instances; a trace holding more
-    /// than `max_spans` spans is refused when saved (what one instance rebuilds at once).
-    pub fn shared(mut self, max_spans: usize) -> Live {
+    /// Shares the store given to [`Live::with_inbox`] with other instances. A trace is rebuilt
+    /// within this collector's bounds ([`Live::with_limits`]): one past them is refused when saved.
+    pub fn shared(mut self) -> Live {
         let long_ago = Instant::now().checked_sub(EXPIRE_EVERY).unwrap_or_else(Instant::now);
-        self.shared = Some(SharedState { expired: Mutex::new(long_ago), max_spans: max_spans as i64 });
+        let (spans, bytes) = self.limits();
+        self.shared = Some(SharedState {
+            expired: Mutex::new(long_ago),
+            max_spans: i64::try_from(spans).unwrap_or(i64::MAX),
+            max_bytes: i64::try_from(bytes).unwrap_or(i64::MAX),
+        });
         self
     }
 
@@ -105,24 +111,33 @@ impl Live {
         if claimed.is_empty() {
             return Ok(vec![]);
         }
-        let max = self.shared.as_ref().map_or(i64::MAX, |s| s.max_spans);
+        let (max_spans, max_bytes) = self.shared.as_ref().map_or((i64::MAX, i64::MAX), |s| (s.max_spans, s.max_bytes));
         let mut inputs = vec![];
         for c in &claimed {
-            let bodies =
-                if c.spans > max { None } else { Some(tx.trace_bodies(&c.trace_id).await.map_err(|e| e.to_string())?) };
-            inputs.push((c.trace_id.clone(), c.first_at, c.spans, bodies));
+            // What one instance reads back at once is bounded like what it would hold: in spans,
+            // and in the bytes of the requests that carry them (requests may mostly hold other
+            // traces' spans).
+            let bytes = tx.trace_body_bytes(&c.trace_id).await.map_err(|e| e.to_string())?;
+            let bodies = if c.spans > max_spans || bytes > max_bytes {
+                Err(format!(
+                    "trace {}: {} spans in {} KB of requests, more than one collector rebuilds at once ({max_spans} \
+                     spans, {} KB); not saved (raise --max-spans / --max-mb)",
+                    c.trace_id,
+                    c.spans,
+                    bytes >> 10,
+                    max_bytes >> 10
+                ))
+            } else {
+                Ok(tx.trace_bodies(&c.trace_id).await.map_err(|e| e.to_string())?)
+            };
+            inputs.push((c.trace_id.clone(), c.first_at, bodies));
         }
         let source = self.source.clone();
         // Reconstruction is CPU work: off the async workers.
         let built = tokio::task::spawn_blocking(move || {
             inputs
                 .into_iter()
-                .map(|(id, first, spans, bodies)| match bodies {
-                    Some(b) => assemble(&id, &b, first, &source),
-                    None => Err(format!(
-                        "trace {id}: {spans} spans, more than one collector rebuilds at once ({max}); not saved (raise --max-spans)"
-                    )),
-                })
+                .map(|(id, first, bodies)| bodies.and_then(|b| assemble(&id, &b, first, &source)))
                 .collect::<Vec<_>>()
         })
         .await

@@ -161,6 +161,18 @@ impl ImportTx {
             .map_err(|e| self.store.locate(e.into()))
     }
 
+    /// The bytes of the requests that hold spans of `trace_id` (what [`Self::trace_bodies`] reads).
+    pub async fn trace_body_bytes(&mut self, trace_id: &str) -> Result<i64, StoreError> {
+        sqlx::query_scalar(
+            "SELECT CAST(COALESCE(SUM(LENGTH(b.body)), 0) AS BIGINT) FROM capture_inbox b \
+             JOIN capture_inbox_traces x ON x.inbox_id = b.id WHERE x.trace_id = $1",
+        )
+        .bind(trace_id.to_owned())
+        .fetch_one(&mut *self.tx)
+        .await
+        .map_err(|e| self.store.locate(e.into()))
+    }
+
     /// The requests (encoding, body) that hold spans of `trace_id`, whichever instance took them.
     pub async fn trace_bodies(&mut self, trace_id: &str) -> Result<Vec<(String, Vec<u8>)>, StoreError> {
         let rows = sqlx::query(

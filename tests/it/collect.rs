@@ -44,10 +44,18 @@ impl Collector {
             .args(["collect", "--http-port", "0", "--grpc-port", "0", "--quiet-ms", &quiet, "--db", &db])
             .args(more)
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .unwrap();
         let (tx, lines) = mpsc::channel();
+        // What it says on stderr ("not saved: …", status lines) joins the same lines.
+        let err = child.stderr.take().unwrap();
+        let tx_err = tx.clone();
+        std::thread::spawn(move || {
+            for l in BufReader::new(err).lines().map_while(Result::ok) {
+                let _ = tx_err.send(l);
+            }
+        });
         let out = child.stdout.take().unwrap();
         std::thread::spawn(move || {
             for l in BufReader::new(out).lines().map_while(Result::ok) {
@@ -1277,4 +1285,39 @@ fn shared_collectors_take_concurrent_requests_of_the_same_traces() {
     std::thread::sleep(Duration::from_secs(1));
     assert_eq!(count(), traces as usize, "one run per trace");
     drop(collectors);
+}
+
+/// A hostile sender cannot make a shared collector read back more than its bounds: a trace whose
+/// spans ride in requests mostly filled with another trace's large spans is refused with its
+/// size and what to raise (`--max-mb`), and an ordinary trace after it is still saved.
+#[test]
+fn a_shared_collector_refuses_a_trace_whose_requests_exceed_its_bounds() {
+    let db = pg_database();
+    let c = Collector::start_on(tempfile::tempdir().unwrap(), &db, 300, &["--shared", "--max-mb", "1"]);
+    let text = std::fs::read_to_string(root().join("tests/import/fixtures/otlp_genai.json")).unwrap();
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    let spans: Vec<Value> = doc["resourceSpans"][0]["scopeSpans"][0]["spans"].as_array().unwrap().clone();
+    let tid = spans[0]["traceId"].as_str().unwrap().to_owned();
+    // Each of the trace's spans travels beside a 600 KB span of another trace.
+    for (k, sp) in spans.iter().enumerate() {
+        let pad = serde_json::json!({"traceId": format!("{:032x}", 0xbad000 + k), "spanId": "00000000000000aa", "name": "pad",
+            "startTimeUnixNano": "1", "endTimeUnixNano": "2",
+            "attributes": [{"key": "pad", "value": {"stringValue": "x".repeat(600 << 10)}}]});
+        post_json(c.url(), serde_json::json!({"resourceSpans": [{"scopeSpans": [{"spans": [sp, pad]}]}]}).to_string());
+    }
+    let refused = c.wait_for(&format!("not saved: trace {tid}"), 1);
+    assert!(refused[0].contains("KB of requests") && refused[0].contains("--max-mb"), "{refused:?}");
+    // the collector goes on: the same trace under a new id, in one small request, is saved
+    let mut doc2 = doc.clone();
+    for sp in doc2["resourceSpans"][0]["scopeSpans"][0]["spans"].as_array_mut().unwrap() {
+        sp["traceId"] = Value::String(format!("{:032x}", 0x600d));
+    }
+    post_json(c.url(), doc2.to_string());
+    let saved = c.wait_for("saved run", 1);
+    assert!(saved[0].contains(&run_id_of(&format!("{:032x}", 0x600d))), "{saved:?}");
+}
+
+/// The run id a captured trace is saved as (its trace id written as a UUID).
+fn run_id_of(tid: &str) -> String {
+    format!("{}-{}-{}-{}-{}", &tid[..8], &tid[8..12], &tid[12..16], &tid[16..20], &tid[20..])
 }
