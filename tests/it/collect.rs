@@ -65,10 +65,17 @@ impl Collector {
         let port_in = |l: &str| -> u16 {
             l.split("127.0.0.1:").nth(1).and_then(|r| r.split(['/', ' ']).next()).unwrap().parse().unwrap()
         };
-        let first = lines.recv_timeout(Duration::from_secs(30)).expect("collect prints its endpoints");
-        let second = lines.recv_timeout(Duration::from_secs(5)).expect("and its gRPC endpoint");
-        assert!(second.contains("OTLP/gRPC"), "{second}");
-        let (port, grpc_port) = (port_in(&first), port_in(&second));
+        // Its endpoint lines, among whatever it says on stderr first (a replay, say).
+        let (mut http, mut grpc) = (None, None);
+        while grpc.is_none() {
+            let l = lines.recv_timeout(Duration::from_secs(30)).expect("collect prints its endpoints");
+            if l.contains("OTLP/HTTP") {
+                http = Some(port_in(&l));
+            } else if l.contains("OTLP/gRPC") {
+                grpc = Some(port_in(&l));
+            }
+        }
+        let (port, grpc_port) = (http.expect("its HTTP endpoint comes first"), grpc.expect("set above"));
         Collector { child, port, grpc_port, lines, db, _dir: Some(dir) }
     }
 
