@@ -7,7 +7,8 @@ use crate::context::{FactStatus, Item, ItemId, ItemStore};
 use crate::providers::Usage;
 use crate::topology::{EdgeKind, Topology};
 use crate::trace::{
-    FactCheck, Outcome, OutcomeStatus, Step, StepBrief, StepKind, TRACE_VERSION, Timing, Trace, Transfer, TransferBrief,
+    FactCheck, Outcome, OutcomeStatus, Step, StepBrief, StepColumns, StepKind, TRACE_VERSION, Timing, Trace, Transfer,
+    TransferBrief,
 };
 use serde::{Deserialize, Serialize};
 use sqlx::Row;
@@ -69,12 +70,13 @@ pub struct RunSummary {
     pub ending: Option<crate::suspects::Ending>,
 }
 
-/// A run's timeline without contexts: what the debugger loads when it opens a run.
+/// A run's timeline without contexts: what the debugger loads when it opens a run (its steps by
+/// column: a long run's are a few flat arrays).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct RunOverview {
     pub summary: RunSummary,
     pub topology: Option<Topology>,
-    pub steps: Vec<StepBrief>,
+    pub steps: StepColumns,
     pub transfers: Vec<TransferBrief>,
 }
 
@@ -84,7 +86,7 @@ pub struct RunOverview {
 pub struct RunTail {
     pub summary: RunSummary,
     pub topology: Option<Topology>,
-    pub steps: Vec<StepBrief>,
+    pub steps: StepColumns,
     pub transfers: Vec<TransferBrief>,
     pub from_step: u32,
     pub from_transfer: u32,
@@ -379,7 +381,7 @@ impl Reader<'_> {
     /// rows costs the driver (row by row) far more than the query, one text value almost nothing.
     /// Only what a brief shows: output ids, snapshots and provider exchanges (which may hold whole
     /// request bodies) stay in the store until a step is opened.
-    async fn step_briefs(&mut self, run: &str, from: u32) -> Result<Vec<StepBrief>, StoreError> {
+    async fn step_briefs(&mut self, run: &str, from: u32) -> Result<StepColumns, StoreError> {
         const COLS: &str = "idx, kind, agent, owner, depth, transfer_idx, detail, input_tokens, output_tokens, \
                             context_len, start_us, duration_us";
         let sql = match self.backend {
@@ -436,7 +438,14 @@ impl Reader<'_> {
             })
             .collect::<Result<Vec<_>, StoreError>>()?;
         steps.sort_by_key(|s| s.index);
-        Ok(steps)
+        // The UI numbers steps by position from the first: a gap would show one step as another.
+        if let Some(gap) = steps.windows(2).find(|w| w[1].index != w[0].index + 1) {
+            return Err(StoreError::Damaged(format!(
+                "run {run} has no step between {} and {}: its steps table lost rows (restore the store from a backup)",
+                gap[0].index, gap[1].index
+            )));
+        }
+        Ok(StepColumns::from_briefs(steps))
     }
 
     fn step_from_row(row: &AnyRow) -> Result<(Step, i64), StoreError> {

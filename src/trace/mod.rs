@@ -3,12 +3,14 @@
 
 mod align;
 mod brief;
+mod columns;
 mod otlp_export;
 mod timeline;
 
 use crate::error::{ApiError, ErrorCode};
 pub use align::{AlignedTransfer, RunDiff, diff_runs};
 pub use brief::{StepBrief, TransferBrief};
+pub use columns::StepColumns;
 pub use otlp_export::to_otlp;
 pub use timeline::render_timeline;
 

@@ -47,8 +47,11 @@ async fn a_long_context_pages_over_http() {
     // The fourth answer (the last model call) sees, as the script says, the instructions, the
     // user's message and three answers' 300 calls and 300 results each.
     let overview = ok(&s, "run_overview", json!({ "run_id": id })).await;
-    let steps = overview["steps"].as_array().unwrap();
-    let last_call = steps.iter().rposition(|st| st["kind"] == "model_call").unwrap();
+    // Steps come by column: kinds once, each step's kind an index into them.
+    let steps = &overview["steps"];
+    let model_call = steps["kinds"].as_array().unwrap().iter().position(|k| k == "model_call").unwrap();
+    let last_call = steps["kind"].as_array().unwrap().iter().rposition(|k| *k == model_call).unwrap();
+    assert_eq!(steps["first"], 0);
     let whole = 2 + 3 * 600;
 
     let first =

@@ -32,7 +32,7 @@ async fn overview(trace: &Trace) -> Vec<StepBrief> {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&dir.path().join("runs.db").display().to_string()).await.unwrap();
     let id = store.save_trace(trace).await.unwrap();
-    store.run_overview(&id).await.unwrap().steps
+    store.run_overview(&id).await.unwrap().steps.briefs()
 }
 
 #[test]

@@ -5,7 +5,10 @@
 //
 //   BATON_BIN=… node e2e/step-bench.mjs before=/tmp/dist-a after=/tmp/dist-b
 //
-// Each argument is LABEL=DIST (a `vite build --outDir DIST`); none: BATON_UI_DIST or ui/dist.
+// Each argument is LABEL=DIST (a `vite build --outDir DIST`) or LABEL=DIST:BIN when the builds
+// also differ in the backend (its wire format): that build is served by BIN; none: BATON_UI_DIST
+// or ui/dist. Opening the run (page load to the step shown) and the size of its `run_overview`
+// answer are printed beside the stepping.
 // STEP_BENCH_ROUNDS (2) rounds; STEP_BENCH_LONG=0 skips the long run (saving it takes 2–6 minutes
 // on a 2-core machine); STEP_BENCH_STORE=DIR keeps the store there and uses it again next time.
 import { execFileSync } from "node:child_process";
@@ -20,8 +23,9 @@ const plan = backendPlan();
 if (plan.skip) throw new Error(plan.skip);
 
 const builds = process.argv.slice(2).map((a) => {
-  const [label, dist] = a.split("=");
-  return { label, dist };
+  const [label, rest] = a.split("=");
+  const [dist, bin] = rest.split(":");
+  return { label, dist, bin };
 });
 if (builds.length === 0) builds.push({ label: "current", dist: process.env.BATON_UI_DIST ?? join(UI_DIR, "dist") });
 const rounds = Number(process.env.STEP_BENCH_ROUNDS ?? 2);
@@ -63,8 +67,14 @@ if (!withLong) long = null;
  * on (the keys' direction flips at either end); on a long run forwards.
  */
 async function stepRun(page, backend, run, at) {
+  let overviewBytes = 0;
+  page.on("response", async (r) => {
+    if (r.url().includes("/api/run_overview")) overviewBytes = Number(r.headers()["content-length"] ?? (await r.body()).length);
+  });
+  const t0 = performance.now();
   await page.goto(backend.page(`run=${run.id}&step=${at}`));
   await page.waitForSelector(`[data-testid="step-detail"][data-step="${at}"]:not([data-loading])`, { timeout: 60_000 });
+  const open = performance.now() - t0;
   // Let the first paint, the chart and the canvas's fit settle.
   await page.waitForTimeout(800);
   // The main thread's work meanwhile (Chromium's own counters): all of it, and the script's part.
@@ -91,7 +101,7 @@ async function stepRun(page, backend, run, at) {
   const m1 = await metrics();
   await cdp.detach();
   const perStep = (k) => ((m1[k] - m0[k]) * 1000) / lat.length;
-  return { lat: stats(lat), frames: stats(frames), task: perStep("TaskDuration"), script: perStep("ScriptDuration") };
+  return { open, overviewBytes, lat: stats(lat), frames: stats(frames), task: perStep("TaskDuration"), script: perStep("ScriptDuration") };
 }
 
 const results = new Map();
@@ -105,7 +115,7 @@ try {
   for (let round = 0; round < rounds; round++) {
     for (const b of builds) {
       process.env.BATON_UI_DIST = b.dist;
-      const backend = await startBackend(plan, {
+      const backend = await startBackend(b.bin ? { bin: b.bin } : plan, {
         setup(root) {
           mkdirSync(join(root, ".baton"), { recursive: true });
           for (const f of ["runs.db", "runs.db-wal"]) if (existsSync(join(store, f))) copyFileSync(join(store, f), join(root, ".baton", f));
@@ -133,7 +143,7 @@ for (const [key, rs] of results) {
   const [label, what] = key.split("|");
   rs.forEach((r, i) => {
     console.log(
-      `${label.padEnd(8)} ${what}, round ${i + 1}: frame p50 ${f(r.frames.p50)} p95 ${f(r.frames.p95)} max ${f(r.frames.max)} · press to shown p50 ${f(r.lat.p50)} p95 ${f(r.lat.p95)} · main thread ${f(r.task)} a step (script ${f(r.script)})`,
+      `${label.padEnd(8)} ${what}, round ${i + 1}: open ${f(r.open)} (run_overview ${(r.overviewBytes / 1e6).toFixed(2)} MB) · frame p50 ${f(r.frames.p50)} p95 ${f(r.frames.p95)} max ${f(r.frames.max)} · press to shown p50 ${f(r.lat.p50)} p95 ${f(r.lat.p95)} · main thread ${f(r.task)} a step (script ${f(r.script)})`,
     );
   });
 }

@@ -31,7 +31,7 @@ try {
     const overview = await api("run_overview", { run_id });
     const items = {};
     const steps = [];
-    for (let i = 0; i < overview.steps.length; i++) {
+    for (let i = 0; i < overview.steps.kind.length; i++) {
       const v = await api("step_view", { run_id, step: i });
       for (const it of [...v.context, ...v.output, ...(v.transfer?.items ?? [])]) items[it.id] = it;
       steps.push(v.step);

@@ -137,7 +137,7 @@ export function DebugCanvas() {
   // The agent acting at the current step stays in view (a wrapped chain may still not all fit).
   // Read as one name: the canvas renders again only when it changes, not at every step.
   const focus = useDebugger((s) => {
-    const step = s.overview?.steps[s.cursor];
+    const step = s.overview?.steps.at(s.cursor);
     return step?.agent ?? step?.owner ?? null;
   });
   useEffect(() => {

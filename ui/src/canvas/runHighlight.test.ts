@@ -2,7 +2,7 @@
 // same owner, acting agent and transfer under way the whole drawing was derived with before.
 import { describe, expect, it } from "vitest";
 import type { Topology } from "../model/types";
-import type { RunOverview, StepBrief, TransferBrief } from "../run/types";
+import { Steps, type RunOverview, type StepBrief, type TransferBrief } from "../run/types";
 import { activeEdgeOf, runMarkOf } from "./runHighlight";
 
 const step = (index: number, agent: string, owner: string, transfer: number | null = null): StepBrief =>
@@ -26,14 +26,14 @@ const transfer = (index: number, at: number, from: string, to: string, edge: str
 const topology = { name: "t", entry: "a", agents: [], edges: [{ kind: "handoff", from: "a", to: "b" }] } as unknown as Topology;
 // a → b over the topology's edge; b → a escalates to a human with no edge ("")
 const overview = {
-  steps: [step(0, "a", "a"), step(1, "a", "a", 0), step(2, "b", "b"), step(3, "b", "b", 1), step(4, "a", "a")],
+  steps: Steps.of([step(0, "a", "a"), step(1, "a", "a", 0), step(2, "b", "b"), step(3, "b", "b", 1), step(4, "a", "a")]),
   transfers: [transfer(0, 1, "a", "b", "a->b"), transfer(1, 3, "b", "a", "")],
 } as unknown as RunOverview;
 const at = (cursor: number) => ({ overview, topology, cursor });
 
 describe("the debugger canvas's highlight by id", () => {
   it("marks the owner and the acting agent, the others dim; one object per highlight", () => {
-    const s = { overview: { ...overview, steps: [step(0, "worker", "boss")] } as RunOverview, cursor: 0 };
+    const s = { overview: { ...overview, steps: Steps.of([step(0, "worker", "boss")]) } as RunOverview, cursor: 0 };
     expect(runMarkOf(s, "boss")).toEqual({ owner: true, acting: false, dim: false });
     expect(runMarkOf(s, "worker")).toEqual({ owner: false, acting: true, dim: false });
     expect(runMarkOf(s, "other")).toEqual({ owner: false, acting: false, dim: true });

@@ -21,7 +21,7 @@ const MARKS = {
 
 /** How agent `id` is highlighted at the current step (none without a step). */
 export function runMarkOf(s: Pick<DebuggerState, "overview" | "cursor">, id: string): RunMark | undefined {
-  const step = s.overview?.steps[s.cursor];
+  const step = s.overview?.steps.at(s.cursor);
   if (!step) return undefined;
   const owner = step.owner === id;
   const acting = step.agent === id;
@@ -43,7 +43,7 @@ let lastActive: { overview: DebuggerState["overview"]; topology: Topology | null
  */
 export function activeEdgeOf(s: Pick<DebuggerState, "overview" | "topology" | "cursor">): ActiveEdge | null {
   if (lastActive && lastActive.overview === s.overview && lastActive.topology === s.topology && lastActive.cursor === s.cursor) return lastActive.value;
-  const step = s.overview?.steps[s.cursor];
+  const step = s.overview?.steps.at(s.cursor);
   const t = step?.transfer != null ? s.overview?.transfers.find((x) => x.index === step.transfer) : undefined;
   let value: ActiveEdge | null = null;
   if (step && t) {

@@ -3,12 +3,12 @@
 // while it was still running is read again by `refreshRun` (the debugger's `useFollowRun` says when).
 import { useMemo } from "react";
 import { usePlatform } from "./platform";
-import { withLayout } from "../model/layout";
+import { warmLayout, withLayout } from "../model/layout";
 import { FIRST_WINDOW } from "../run/contextWindow";
 import { edgeId, normalizeTopology } from "../model/topology";
 import type { CaptureStatus } from "../bindings/CaptureStatus";
 import { toPlatformError, type Platform, type RunStreamEvent, type TraceFormat } from "../platform/types";
-import type { RunOverview, StepView } from "../run/types";
+import { decodeOverview, decodeTail, type RunOverview, type StepView } from "../run/types";
 import { appendTail, staleFrom, tailFrom } from "../run/progress";
 import { fileName } from "../recent";
 import { cacheKey, neighbourTransfer, stepCache, useDebugger } from "../store/debugger";
@@ -249,9 +249,9 @@ export function makeRunCommands(platform: Platform) {
       // has it, or once the run has ended (what stays on screen is then exactly what was saved).
       // A captured run is rebuilt from its spans each time (a late span may amend an early step):
       // read whole.
-      const tail = prev.summary.origin === "native" ? await platform.run_tail({ run_id: runId, ...tailFrom(prev) }) : null;
+      const tail = prev.summary.origin === "native" ? decodeTail(await platform.run_tail({ run_id: runId, ...tailFrom(prev) })) : null;
       const appended = tail ? appendTail(prev, tail) : null;
-      next = appended && tail?.summary.outcome.status === "running" ? appended : await platform.run_overview({ run_id: runId });
+      next = appended && tail?.summary.outcome.status === "running" ? appended : decodeOverview(await platform.run_overview({ run_id: runId }));
     } catch (e) {
       if (!current()) return;
       if (toPlatformError(e).code === "store.no_run") dbg().setProgressGone(runId);
@@ -291,10 +291,16 @@ export function makeRunCommands(platform: Platform) {
     forgetSteps(runId, 0);
     dbg().begin(runId);
     ui().setBusy("Opening run…");
+    // The step shown first is asked for beside the overview, not after it: on a long run the two
+    // answers take about as long each (issue #32). A step past the run's end fails quietly here;
+    // the cursor is clamped when the overview lands.
+    const first = opts.step ?? 0;
+    void loadStep(runId, first).catch(() => undefined);
+    warmLayout();
     try {
-      const overview = await platform.run_overview({ run_id: runId });
+      const overview = decodeOverview(await platform.run_overview({ run_id: runId }));
       const topology = overview.topology ? await withLayout(normalizeTopology(overview.topology), ui().nodeSizes) : null;
-      dbg().load(runId, overview, topology, opts.step ?? 0);
+      dbg().load(runId, overview, topology, first);
       pump();
       return true;
     } catch (e) {

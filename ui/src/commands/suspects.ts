@@ -57,7 +57,7 @@ export function makeSuspectCommands(platform: Platform) {
       const overlay = overlayOf(useFactOverlay.getState(), runId);
       const have = pinnedAs(overlay, s.text);
       if (have) return { kind: "overlay", fact: have, already: true };
-      const agents = runTopology?.agents.map((a) => a.id) ?? [...new Set(overview.steps.map((x) => x.agent))];
+      const agents = runTopology?.agents.map((a) => a.id) ?? overview.steps.actingAgents();
       const taken = new Set([...overlay, ...(runTopology?.facts ?? [])].map((f) => f.id));
       const fact = factFromSuspect(s, t, agents, taken);
       if (!fact) return refuse(`Neither ${s.agent} nor ${t.from} is an agent of this run.`);

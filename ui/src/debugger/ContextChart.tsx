@@ -11,13 +11,13 @@ import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import { nearestStep, type ContextSeries, type TransferMark } from "../run/charts";
 import type { AgentPalette } from "../run/palette";
-import type { StepBrief } from "../run/types";
+import type { Steps } from "../run/types";
 import { useDebugger } from "../store/debugger";
 import { useTheme } from "../store/theme";
 
 export type ContextChartProps = {
   series: ContextSeries;
-  steps: readonly StepBrief[];
+  steps: Steps;
   palette: AgentPalette;
   agentName: (id: string) => string;
   onPick: (step: number) => void;
@@ -148,7 +148,7 @@ function ContextChart({ series, steps, palette, agentName, onPick, onHover, heig
         const xv = s.x[i] as number;
         const stepIdx = s.stepOf[i] as number;
         const before = xv !== stepIdx;
-        const agent = before ? (fromOf.get(stepIdx) ?? "") : (st[stepIdx]?.agent ?? "");
+        const agent = before ? (fromOf.get(stepIdx) ?? "") : (stepIdx - st.first < st.length ? st.agentOf(stepIdx - st.first) : "");
         let fill = agentColor.get(agent);
         if (fill === undefined) agentColor.set(agent, (fill = resolveColor(pal(agent), style)));
         ctx.fillStyle = fill;

@@ -37,7 +37,7 @@ export function ContextStrip({ lookups, onPick }: { lookups: AgentLookups; onPic
   const [hover, setHover] = useState<number | null>(null);
   const series = useMemo(() => thinned(contextSeries(overview.steps, overview.transfers)), [overview]);
   const shown = hover ?? cursor;
-  const step = overview.steps[shown];
+  const step = overview.steps.at(shown);
   const mark = series.marks.find((m) => m.step === shown);
   const items = step?.context_len ?? null;
   const drop = series.biggestDrop;

@@ -24,7 +24,7 @@ import type { RunCommands } from "../commands/run";
 import { durationMs, formatDuration, formatTokens, STEP_LABELS } from "../run/format";
 import { fileName } from "../recent";
 import { formatLabel, runSource } from "../run/source";
-import { num, type StepBrief } from "../run/types";
+import { num, type StepList } from "../run/types";
 import { filterSteps, isFiltering, neighbourVisible, NO_FILTER, type StepFilter } from "../run/stepfilter";
 import { useQuery } from "../hooks/useQuery";
 import { cacheKey, neighbourTransfer, stepCache, useDebugger } from "../store/debugger";
@@ -175,7 +175,7 @@ function CurrentTimeline({
   lostSteps,
   onKey,
 }: {
-  steps: readonly StepBrief[];
+  steps: StepList;
   lookups: AgentLookups;
   onPick: (step: number) => void;
   lostSteps: ReadonlySet<number>;
@@ -192,7 +192,7 @@ function StepDetail({ commands, lookups, fork, suspects }: { commands: RunComman
   const detailTab = useDebugger((s) => s.detailTab);
   const setDetailTab = useDebugger((s) => s.setDetailTab);
   const { view, loading, error: stepError, retry } = useStepView(commands);
-  const step = overview.steps[cursor];
+  const step = overview.steps.at(cursor);
   const isTransfer = step?.transfer != null;
   const isCall = step?.kind === "model_call";
   const showDiff = isTransfer && detailTab === "diff" && view?.transfer && view.step.index === cursor;
@@ -423,7 +423,7 @@ function Progress({ commands, following }: { commands: RunCommands; following: F
 function StepCard({ lookups }: { lookups: AgentLookups }) {
   const overview = useDebugger((s) => s.overview)!;
   const cursor = useDebugger((s) => s.cursor);
-  const step = overview.steps[cursor];
+  const step = overview.steps.at(cursor);
   if (!step) return null;
   const transfer = step.transfer != null ? overview.transfers.find((t) => t.index === step.transfer) : undefined;
   const { agentName, palette } = lookups;

@@ -32,7 +32,7 @@ function ForkForm({ req, commands, fork }: { req: ForkRequest; commands: RunComm
   const lookups = useRunLookups();
   const { agentName, palette } = lookups;
   const close = useFork((s) => s.closeDialog);
-  const step = overview?.steps[req.step];
+  const step = overview?.steps.at(req.step);
   const view = useQuery(["fork_step", req.runId, req.step], () => commands.loadStep(req.runId, req.step), { staleTime: Infinity });
 
   const handoffs = useMemo(() => (topology?.edges ?? []).filter((e) => e.kind === "handoff"), [topology]);

@@ -7,12 +7,12 @@ import { memo, useEffect, useRef } from "react";
 import { StepKindIcon } from "../run/badges";
 import { formatTokens } from "../run/format";
 import type { AgentPalette } from "../run/palette";
-import { num, type StepBrief } from "../run/types";
+import { num, type StepBrief, type StepList } from "../run/types";
 
 export const ROW_HEIGHT = 28;
 
 export type TimelineProps = {
-  steps: readonly StepBrief[];
+  steps: StepList;
   palette: AgentPalette;
   agentName: (id: string) => string;
   /** The selected step (debugger); none in the live view. */
@@ -78,7 +78,7 @@ export function Timeline({ steps, palette, agentName, current, onPick, lostSteps
     >
       <div className="timeline-inner" style={{ height: virtualizer.getTotalSize() }}>
         {items.map((v) => {
-          const s = steps[v.index] as StepBrief;
+          const s = steps.at(v.index) as StepBrief;
           return (
             <TimelineRow
               key={v.key as number}
@@ -100,13 +100,13 @@ export function Timeline({ steps, palette, agentName, current, onPick, lostSteps
 }
 
 /** The row of step `index` in a list sorted by index (a filtered one too); -1 when it is not shown. */
-function rowOf(steps: readonly StepBrief[], index: number): number {
-  if (steps[index]?.index === index) return index;
+function rowOf(steps: StepList, index: number): number {
+  if (steps.at(index)?.index === index) return index;
   let lo = 0;
   let hi = steps.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    const at = (steps[mid] as StepBrief).index;
+    const at = (steps.at(mid) as StepBrief).index;
     if (at === index) return mid;
     if (at < index) lo = mid + 1;
     else hi = mid - 1;

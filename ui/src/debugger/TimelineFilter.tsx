@@ -3,7 +3,7 @@
 import { Search, X } from "lucide-react";
 import { useMemo } from "react";
 import { isFiltering, KIND_FILTERS, kindCounts, type StepFilter } from "../run/stepfilter";
-import type { StepBrief } from "../run/types";
+import type { Steps } from "../run/types";
 import "../styles/charts.css";
 
 export function TimelineFilter({
@@ -12,7 +12,7 @@ export function TimelineFilter({
   filter,
   onChange,
 }: {
-  steps: readonly StepBrief[];
+  steps: Steps;
   shown: number;
   filter: StepFilter;
   onChange: (f: StepFilter) => void;

@@ -7,6 +7,7 @@ import { Timer } from "lucide-react";
 import { memo, useEffect, useMemo, useRef } from "react";
 import { StepKindIcon } from "../run/badges";
 import { barBox, waterfall, type Waterfall as WaterfallData, type WaterfallRow as Row } from "../run/charts";
+import { Steps } from "../run/steps";
 import { formatDuration, STEP_LABELS } from "../run/format";
 import { useDebugger } from "../store/debugger";
 import type { AgentLookups } from "./lookups";
@@ -30,7 +31,7 @@ function tickLabel(v: number, total: number): string {
 export function Waterfall({ lookups, onPick }: { lookups: AgentLookups; onPick: (step: number) => void }) {
   const steps = useDebugger((s) => s.overview?.steps);
   const cursor = useDebugger((s) => s.cursor);
-  const w = useMemo(() => waterfall(steps ?? []), [steps]);
+  const w = useMemo(() => waterfall(steps ?? Steps.of([])), [steps]);
   const maxDepth = useMemo(() => w.rows.reduce((m, r) => Math.max(m, r.depth), 0), [w]);
   const scrollRef = useRef<HTMLDivElement>(null);
   // TanStack Virtual hands back an imperative object; the React Compiler skips this component.

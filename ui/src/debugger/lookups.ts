@@ -3,12 +3,12 @@ import { useMemo } from "react";
 import { agentPalette, type AgentPalette } from "../run/palette";
 import { useDebugger } from "../store/debugger";
 import type { Topology } from "../model/types";
-import type { StepBrief } from "../run/types";
+import type { Steps } from "../run/types";
 
 export type AgentLookups = { palette: AgentPalette; agentName: (id: string) => string };
 
-export function agentLookups(topology: Topology | null, steps: readonly StepBrief[] = []): AgentLookups {
-  const ids = topology ? topology.agents.map((a) => a.id) : [...new Set(steps.map((s) => s.agent))];
+export function agentLookups(topology: Topology | null, steps?: Steps): AgentLookups {
+  const ids = topology ? topology.agents.map((a) => a.id) : (steps?.actingAgents() ?? []);
   const names = new Map(topology?.agents.map((a) => [a.id, a.name || a.id]) ?? []);
   return {
     palette: agentPalette(ids),
@@ -19,5 +19,5 @@ export function agentLookups(topology: Topology | null, steps: readonly StepBrie
 export function useRunLookups(): AgentLookups {
   const topology = useDebugger((s) => s.topology);
   const steps = useDebugger((s) => s.overview?.steps);
-  return useMemo(() => agentLookups(topology, topology ? [] : steps), [topology, steps]);
+  return useMemo(() => agentLookups(topology, topology ? undefined : steps), [topology, steps]);
 }

@@ -8,6 +8,7 @@ import { memo, type ComponentType, type FunctionComponent } from "react";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { App } from "../app/App";
 import { createMockPlatform } from "../platform/mock";
+import { briefsOf, Steps } from "../run/steps";
 import { stepCache, useDebugger } from "../store/debugger";
 import { useDesigner } from "../store/designer";
 import { useRun } from "../store/run";
@@ -103,14 +104,14 @@ const shown = (step: number) => waitFor(() => expect(screen.getByTestId("step-de
 
 /** How each agent is highlighted at `step` (owner, acting, or neither). */
 function mark(step: number, agent: string): string {
-  const s = useDebugger.getState().overview!.steps[step]!;
+  const s = useDebugger.getState().overview!.steps.at(step)!;
   return `${s.owner === agent}:${s.agent === agent}`;
 }
 
 /** The edge whose transfer is under way at `step` (none: null). */
 function activeEdge(step: number): string | null {
   const { overview } = useDebugger.getState();
-  const s = overview!.steps[step]!;
+  const s = overview!.steps.at(step)!;
   return s.transfer != null ? (overview!.transfers.find((t) => t.index === s.transfer)?.edge ?? null) : null;
 }
 
@@ -210,7 +211,7 @@ describe("stepping the debugger renders only what the step changes", () => {
     await debugTicketReopen();
     // the mock's recorded steps kept no times: give them some, so the waterfall has rows
     const { overview } = useDebugger.getState();
-    act(() => useDebugger.setState({ overview: { ...overview!, steps: overview!.steps.map((s, i) => ({ ...s, start_ms: i * 10, duration_ms: 8 })) } }));
+    act(() => useDebugger.setState({ overview: { ...overview!, steps: Steps.of(briefsOf(overview!.steps).map((s, i) => ({ ...s, start_ms: i * 10, duration_ms: 8 }))) } }));
     fireEvent.click(screen.getByTestId("tab-waterfall"));
     const rows = await screen.findAllByTestId("waterfall-row");
     expect(rows.length).toBeGreaterThan(STEPS);

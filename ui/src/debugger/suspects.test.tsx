@@ -14,6 +14,7 @@ import type { SuspectReport } from "../bindings/SuspectReport";
 import { makeSuspectCommands } from "../commands/suspects";
 import { createMockPlatform } from "../platform/mock";
 import { PlatformError } from "../platform/types";
+import { decodeOverview } from "../run/types";
 import { useDebugger } from "../store/debugger";
 import { useDesigner } from "../store/designer";
 import { OVERLAY_PREFIX, useFactOverlay } from "../store/factOverlay";
@@ -317,7 +318,7 @@ describe("pin as fact when the designer holds another document", () => {
     useDesigner.getState().load(other, "handoff-loop.yaml");
     const runId = await platform.startRun({ topology: (await platform.open_topology({ path: "ticket-reopen.yaml" })).topology, scenario: "flagged-fix", breakpoints: [], mock_delay_ms: null, real_providers: false }, () => undefined);
     await waitFor(async () => expect((await platform.run_overview({ run_id: runId })).summary.outcome.status).not.toBe("running"));
-    const overview = await platform.run_overview({ run_id: runId });
+    const overview = decodeOverview(await platform.run_overview({ run_id: runId }));
     useDebugger.getState().begin(runId);
     useDebugger.getState().load(runId, overview, overview.topology);
 
@@ -343,7 +344,7 @@ describe("pin as fact when the designer holds another document", () => {
     useDesigner.getState().load(other, "handoff-loop.yaml", [], { dirty: true });
     const runId = await platform.startRun({ topology: (await platform.open_topology({ path: "ticket-reopen.yaml" })).topology, scenario: "flagged-fix", breakpoints: [], mock_delay_ms: null, real_providers: false }, () => undefined);
     await waitFor(async () => expect((await platform.run_overview({ run_id: runId })).summary.outcome.status).not.toBe("running"));
-    const overview = await platform.run_overview({ run_id: runId });
+    const overview = decodeOverview(await platform.run_overview({ run_id: runId }));
     useDebugger.getState().begin(runId);
     useDebugger.getState().load(runId, overview, overview.topology);
     const t1 = (await ticketReport(platform, runId)).transfers[1]!;

@@ -10,7 +10,7 @@ import { useQuery } from "../hooks/useQuery";
 import { OutcomeBadge } from "../run/badges";
 import { alignTransfers, compareCounts, compareEndings, compareTopologies, topologyFingerprint, type CompareLine } from "../run/compare";
 import { durationMs, formatDuration, formatTokens, formatWhen } from "../run/format";
-import { num, type RunOverview, type RunSummary, type TransferBrief } from "../run/types";
+import { decodeOverview, num, type RunOverview, type RunSummary, type TransferBrief } from "../run/types";
 import type { Platform } from "../platform/types";
 import { useUi } from "../store/ui";
 import { Modal } from "./Modal";
@@ -31,7 +31,7 @@ const ordinal = (n: number) => ["1st", "2nd", "3rd"][n] ?? `${n + 1}th`;
 
 export function CompareDialog({ platform, runs, onClose }: { platform: Platform; runs: [string, string]; onClose: () => void }) {
   const [a, b] = runs;
-  const overviews = useQuery(["compare", a, b], () => Promise.all([platform.run_overview({ run_id: a }), platform.run_overview({ run_id: b })]));
+  const overviews = useQuery(["compare", a, b], () => Promise.all([platform.run_overview({ run_id: a }), platform.run_overview({ run_id: b })]).then(([x, y]) => [decodeOverview(x), decodeOverview(y)] as [RunOverview, RunOverview]));
   const data = overviews.data ?? null;
   const error = overviews.error;
   const [open, setOpen] = useState<number | null>(null);

@@ -8,6 +8,8 @@ import type { MarkArgs } from "../bindings/MarkArgs";
 import type { RunMark } from "../bindings/RunMark";
 import type { RunOverview } from "../bindings/RunOverview";
 import type { RunTail } from "../bindings/RunTail";
+import type { StepBrief } from "../bindings/StepBrief";
+import { columnsOf } from "./stepColumns";
 import type { RunOrigin } from "../bindings/RunOrigin";
 import type { RunPage } from "../bindings/RunPage";
 import type { RunQuery } from "../bindings/RunQuery";
@@ -51,6 +53,16 @@ export function originOf(s: Pick<RunSummary, "source">): RunOrigin {
   const src = s.source;
   if (src === null || typeof src !== "object" || Array.isArray(src)) return "native";
   return (src as { captured?: unknown }).captured === true ? "captured" : "imported";
+}
+
+/** A run's step briefs as the store derives them: briefs recorded before `context_len` and timing
+ * were kept get the items from the step and no time (these runs kept none). */
+function stepBriefs(r: RecordedRun): StepBrief[] {
+  return r.events.flatMap((e) =>
+    e.type === "step"
+      ? [{ ...clone(e.step), context_len: e.step.context_len ?? r.steps[e.step.index]?.context.length ?? null, start_ms: e.step.start_ms ?? null, duration_ms: e.step.duration_ms ?? null }]
+      : [],
+  );
 }
 
 function transferBrief(index: number, t: Transfer): TransferBrief {
@@ -245,19 +257,14 @@ export function createMockRuns(recorded: Record<string, RecordedRun> = RECORDED_
         // the store's summary always says where the run came from
         summary: { ...clone(r.summary), origin: originOf(r.summary) },
         topology: clone(r.topology),
-        // Briefs recorded before `context_len` and timing were kept: the items from the step, as
-        // the store derives them; no time (these runs kept none).
-        steps: r.events.flatMap((e) =>
-          e.type === "step"
-            ? [{ ...clone(e.step), context_len: e.step.context_len ?? r.steps[e.step.index]?.context.length ?? null, start_ms: e.step.start_ms ?? null, duration_ms: e.step.duration_ms ?? null }]
-            : [],
-        ),
+        steps: columnsOf(stepBriefs(r)),
         transfers: r.transfers.map((t, i) => transferBrief(i, t)),
       };
     },
     async run_tail({ run_id, from_step, from_transfer }: { run_id: string; from_step: number; from_transfer: number }): Promise<RunTail> {
       const all = await this.run_overview({ run_id });
-      return { ...all, steps: all.steps.slice(from_step), transfers: all.transfers.slice(from_transfer), from_step, from_transfer };
+      const tail = stepBriefs(get(run_id)).slice(from_step);
+      return { ...all, steps: { ...columnsOf(tail), first: from_step }, transfers: all.transfers.slice(from_transfer), from_step, from_transfer };
     },
     async step_view({ run_id, step, context: w }: StepArgs): Promise<StepView> {
       const r = get(run_id);

@@ -7,10 +7,11 @@ import { callSummary, finishReason } from "./exchange";
 import { runFacts } from "./facts";
 import { runPath } from "./path";
 import { filterSteps, kindCounts, neighbourVisible, NO_FILTER } from "./stepfilter";
-import type { Step, StepBrief, TransferBrief } from "./types";
+import { briefsOf, Steps } from "./steps";
+import { decodeOverview, type Step, type StepBrief, type TransferBrief } from "./types";
 
 async function overview(name: string) {
-  return createMockRuns().run_overview({ run_id: RECORDED_RUNS[name]!.summary.id });
+  return decodeOverview(await createMockRuns().run_overview({ run_id: RECORDED_RUNS[name]!.summary.id }));
 }
 
 const edgeIds = (o: Awaited<ReturnType<typeof overview>>) => new Set((o.topology?.edges ?? []).map((e) => e.id || `${e.from}->${e.to}`));
@@ -66,7 +67,7 @@ describe("context size per step", () => {
       { index: 0, kind: "model_call", agent: "a", owner: "a", depth: 0, transfer: null, detail: "", tokens: 40, context_len: null, start_ms: null, duration_ms: null },
       { index: 1, kind: "final", agent: "a", owner: "a", depth: 0, transfer: null, detail: "", tokens: null, context_len: null, start_ms: null, duration_ms: null },
     ];
-    const s = contextSeries(steps, []);
+    const s = contextSeries(Steps.of(steps), []);
     expect(s.hasItems).toBe(false);
     expect(s.hasTokens).toBe(true);
     expect(s.items).toEqual([null, null]);
@@ -125,7 +126,7 @@ const DELEGATING = [
 
 describe("the timing waterfall", () => {
   it("lays bars out from the run's start, with the delegation's span around its nested steps", () => {
-    const w = waterfall(DELEGATING);
+    const w = waterfall(Steps.of(DELEGATING));
     expect(w.timed).toBe(6);
     expect(w.total).toBe(2200);
     expect(w.ticks).toEqual([0, 1000, 2000]);
@@ -139,7 +140,7 @@ describe("the timing waterfall", () => {
 
   it("a run whose steps kept no time has no extent (the panel says so)", async () => {
     const o = await overview("ticket-reopen");
-    const w = waterfall(o.steps.map((s) => ({ ...s, start_ms: null, duration_ms: null })));
+    const w = waterfall(Steps.of(briefsOf(o.steps).map((s) => ({ ...s, start_ms: null, duration_ms: null }))));
     expect(w.timed).toBe(0);
     expect(w.total).toBe(0);
     expect(w.rows).toHaveLength(12);
@@ -147,7 +148,7 @@ describe("the timing waterfall", () => {
   });
 
   it("steps with and without times: only the timed ones count; the origin is the earliest start", () => {
-    const w = waterfall([timed(0, "model_call", "a", 0, 100, 50), timed(1, "tool_call", "a", 0, null, null), timed(2, "model_call", "a", 0, 300, 100)]);
+    const w = waterfall(Steps.of([timed(0, "model_call", "a", 0, 100, 50), timed(1, "tool_call", "a", 0, null, null), timed(2, "model_call", "a", 0, 300, 100)]));
     expect(w.timed).toBe(2);
     expect(w.origin).toBe(100);
     expect(w.total).toBe(300);
@@ -200,7 +201,7 @@ describe("the path a run took", () => {
 describe("the timeline's filter", () => {
   it("ticket-reopen: six model calls, three tools, two handoffs", async () => {
     const o = await overview("ticket-reopen");
-    const only = (id: string) => filterSteps(o.steps, { query: "", kinds: new Set([id]) }).map((s) => s.index);
+    const only = (id: string) => briefsOf(filterSteps(o.steps, { query: "", kinds: new Set([id]) })).map((s) => s.index);
     expect(only("model")).toEqual([0, 2, 4, 6, 8, 10]);
     expect(only("tool")).toEqual([3, 7, 9]);
     expect(only("handoff")).toEqual([1, 5]);
@@ -211,7 +212,7 @@ describe("the timeline's filter", () => {
   it("searches the detail, the agent (id or name) and the index", async () => {
     const o = await overview("ticket-reopen");
     const names: Record<string, string> = { triage: "Triage", resolution: "Resolution", verification: "Verification" };
-    const q = (query: string, kinds: string[] = []) => filterSteps(o.steps, { query, kinds: new Set(kinds) }, (id) => names[id] ?? id).map((s) => s.index);
+    const q = (query: string, kinds: string[] = []) => briefsOf(filterSteps(o.steps, { query, kinds: new Set(kinds) }, (id) => names[id] ?? id)).map((s) => s.index);
     // "flag" is in patch_checkout's and check_flag's results and in the final answer
     expect(q("flag")).toEqual([3, 7, 11]);
     // every word must match: only patch_checkout's result speaks of the rollout
@@ -273,7 +274,7 @@ describe("a long run's chart is thinned for drawing", () => {
     start_ms: null,
     duration_ms: null,
   }));
-  const full = contextSeries(steps, []);
+  const full = contextSeries(Steps.of(steps), []);
   const thin = thinned(full);
 
   it("draws at most CHART_POINTS points, keeping the ends, every peak and dip", () => {
@@ -291,7 +292,7 @@ describe("a long run's chart is thinned for drawing", () => {
   });
 
   it("leaves a short run as it is", () => {
-    const short = contextSeries(steps.slice(0, 500), []);
+    const short = contextSeries(Steps.of(steps.slice(0, 500)), []);
     expect(thinned(short)).toBe(short);
   });
 });

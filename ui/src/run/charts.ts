@@ -1,6 +1,7 @@
 // The numbers behind the debugger's pictures (pure): context size per step with the transfers
 // marked, the pinned fact × transfer map, and the timing waterfall's rows.
 import type { PinnedFact } from "../bindings/PinnedFact";
+import type { Steps } from "./steps";
 import type { EdgeKind, FactStatus, StepBrief, StepKind, TransferBrief } from "./types";
 
 // Older stores and fixtures may lack the later fields of a brief (items seen, timing): read them
@@ -74,7 +75,7 @@ export function transferMarks(transfers: readonly TransferBrief[]): TransferMark
     }));
 }
 
-export function contextSeries(steps: readonly StepBrief[], transfers: readonly TransferBrief[]): ContextSeries {
+export function contextSeries(steps: Steps, transfers: readonly TransferBrief[]): ContextSeries {
   const marks = transferMarks(transfers);
   const byStep = new Map(marks.map((m) => [m.step, m]));
   const x: number[] = [];
@@ -84,23 +85,26 @@ export function contextSeries(steps: readonly StepBrief[], transfers: readonly T
   let hasItems = false;
   let hasTokens = false;
   let maxItems = 0;
-  for (const s of steps) {
-    const n = contextLen(s);
-    const m = byStep.get(s.index);
+  const modelCall = steps.kinds.indexOf("model_call");
+  for (let i = 0; i < steps.length; i++) {
+    const index = steps.first + i;
+    const n = steps.contextLenAt(i);
+    const m = byStep.get(index);
     if (m && n !== null) {
-      x.push(s.index - 0.5);
+      x.push(index - 0.5);
       items.push(m.before);
       tokens.push(null);
-      stepOf.push(s.index);
+      stepOf.push(index);
       maxItems = Math.max(maxItems, m.before);
     }
     if (n !== null) hasItems = true;
-    const tok = s.kind === "model_call" && s.tokens !== null ? Number(s.tokens) : null;
+    const t = steps.tokens[i] as number;
+    const tok = steps.kind[i] === modelCall && Number.isFinite(t) ? t : null;
     if (tok !== null) hasTokens = true;
-    x.push(s.index);
+    x.push(index);
     items.push(n);
     tokens.push(tok);
-    stepOf.push(s.index);
+    stepOf.push(index);
     if (n !== null) maxItems = Math.max(maxItems, n);
   }
   let biggestDrop: TransferMark | null = null;
@@ -239,19 +243,20 @@ export function niceTicks(total: number, count = 5): number[] {
   return out;
 }
 
-export function waterfall(steps: readonly StepBrief[]): Waterfall {
+export function waterfall(steps: Steps): Waterfall {
   let origin = Infinity;
   let last = -Infinity;
   let timed = 0;
-  const rows: WaterfallRow[] = steps.map((s) => {
-    const t = stepTime(s);
+  const rows: WaterfallRow[] = new Array(steps.length);
+  for (let i = 0; i < steps.length; i++) {
+    const t = steps.timeAt(i);
     if (t) {
       timed++;
       origin = Math.min(origin, t.start);
       last = Math.max(last, t.end);
     }
-    return { step: s.index, kind: s.kind, agent: s.agent, depth: s.depth, detail: s.detail, start: t?.start ?? null, end: t?.end ?? null, span: null };
-  });
+    rows[i] = { step: steps.first + i, kind: steps.kindOf(i), agent: steps.agentOf(i), depth: steps.depth[i] as number, detail: steps.detail[i] as string, start: t?.start ?? null, end: t?.end ?? null, span: null };
+  }
   // A delegation's span: from its step to the end of the return at the caller's depth.
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i] as WaterfallRow;

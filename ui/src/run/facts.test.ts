@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { createMockRuns, RECORDED_RUNS } from "../platform/mock-runs";
 import { factsAtStep, indexFacts, lastTransferAtOrBefore, runFacts } from "./facts";
-import type { TransferBrief } from "./types";
+import { decodeOverview, type TransferBrief } from "./types";
 
 async function overview(name: string) {
   const runs = createMockRuns();
-  return runs.run_overview({ run_id: RECORDED_RUNS[name]!.summary.id });
+  return decodeOverview(await runs.run_overview({ run_id: RECORDED_RUNS[name]!.summary.id }));
 }
 
 const brief = (index: number, step: number, facts: TransferBrief["facts"]): TransferBrief => ({

@@ -1,7 +1,8 @@
 // The path a run took over its topology (pure): how often each agent got the conversation, how
 // often each edge was crossed and which facts were lost on it, and the transfers the topology's
 // edges do not hold (a guard's escalation to a human), so the graph can draw them too.
-import type { EdgeKind, StepBrief, TransferBrief } from "./types";
+import type { Steps } from "./steps";
+import type { EdgeKind, TransferBrief } from "./types";
 
 export type EdgeUse = {
   /** Crossings, the transfers that crossed it and the steps they happened at. */
@@ -39,17 +40,24 @@ function add(u: EdgeUse, t: TransferBrief) {
   for (const f of t.facts) if (f.status === "lost" && !u.lost.includes(f.id)) u.lost.push(f.id);
 }
 
-export function runPath(edgeIds: ReadonlySet<string>, steps: readonly StepBrief[], transfers: readonly TransferBrief[]): RunPath {
+export function runPath(edgeIds: ReadonlySet<string>, steps: Steps, transfers: readonly TransferBrief[]): RunPath {
   const agents = new Map<string, { visits: number; steps: number }>();
   const agent = (id: string) => {
     let a = agents.get(id);
     if (!a) agents.set(id, (a = { visits: 0, steps: 0 }));
     return a;
   };
-  const first = steps[0];
+  const first = steps.at(0);
   // The entry agent gets the conversation from the user (the first step's owner before any transfer).
   if (first) agent(first.transfer !== null ? (transfers.find((t) => t.index === first.transfer)?.from ?? first.owner) : first.owner).visits++;
-  for (const s of steps) agent(s.agent).steps++;
+  // Steps per agent, counted on the agent column; agents added in the order they first act.
+  const perName = new Array<number>(steps.names.length).fill(0);
+  const order: number[] = [];
+  for (let i = 0; i < steps.length; i++) {
+    const a = steps.agent[i] as number;
+    if (perName[a]++ === 0) order.push(a);
+  }
+  for (const a of order) agent(steps.names[a] as string).steps += perName[a] as number;
 
   const edges = new Map<string, EdgeUse>();
   const extra = new Map<string, ExtraEdge>();

@@ -1,7 +1,7 @@
 // Which cached step views a newer overview of a run still running makes stale.
 import { describe, expect, it } from "vitest";
 import { staleFrom } from "./progress";
-import type { RunOverview, StepBrief, TransferBrief } from "./types";
+import { Steps, type RunOverview, type StepBrief, type TransferBrief } from "./types";
 
 const step = (index: number, detail = `step ${index}`, transfer: number | null = null): StepBrief => ({
   index,
@@ -56,7 +56,7 @@ function overview(n: number, transfers: TransferBrief[] = [], edit?: (s: StepBri
       origin: "native",
     },
     topology: null,
-    steps,
+    steps: Steps.of(steps),
     transfers,
   };
 }

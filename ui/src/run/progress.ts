@@ -1,8 +1,7 @@
 // A run opened while it is still running (a captured trace whose spans keep arriving, or a run
 // this window executes): how often it is asked again, and which cached step views a newer
 // overview may have made stale.
-import type { RunTail } from "../bindings/RunTail";
-import type { RunOverview } from "./types";
+import type { RunOverview, RunTail } from "./types";
 
 /** How often the overview of a captured run still arriving is asked again (ms). */
 export const FOLLOW_POLL_MS = 1000;
@@ -26,20 +25,19 @@ export function tailFrom(prev: RunOverview): { from_step: number; from_transfer:
  * run was rebuilt, as a captured trace may be, or shrank): then the whole overview is read again.
  */
 export function appendTail(prev: RunOverview, tail: RunTail): RunOverview | null {
-  const at = (xs: readonly unknown[], i: number) => (i < xs.length ? xs[i] : undefined);
   // The boundary: the step and transfer the tail starts at must be as `prev` has them, or grown
   // in place (the last step's brief is rewritten as it completes: only its identity must hold).
-  const stepKey = (s: unknown) => (s ? JSON.stringify([(s as { index: number }).index, (s as { kind: string }).kind, (s as { agent: string }).agent]) : "");
   const transferKey = (t: unknown) => (t ? JSON.stringify([(t as { index: number }).index, (t as { step: number }).step, (t as { from: string }).from, (t as { to: string }).to]) : "");
   if (tail.from_step > prev.steps.length || tail.from_transfer > prev.transfers.length) return null;
-  const s0 = at(prev.steps, tail.from_step);
-  if (s0 !== undefined && stepKey(s0) !== stepKey(tail.steps[0])) return null;
-  const t0 = at(prev.transfers, tail.from_transfer);
+  const p = prev.steps;
+  const at = tail.from_step;
+  if (at < p.length && (tail.steps.length === 0 || p.first + at !== tail.steps.first || p.kindOf(at) !== tail.steps.kindOf(0) || p.agentOf(at) !== tail.steps.agentOf(0))) return null;
+  const t0 = tail.from_transfer < prev.transfers.length ? prev.transfers[tail.from_transfer] : undefined;
   if (t0 !== undefined && transferKey(t0) !== transferKey(tail.transfers[0])) return null;
   return {
     summary: tail.summary,
     topology: same(prev.topology, tail.topology) ? prev.topology : tail.topology,
-    steps: [...prev.steps.slice(0, tail.from_step), ...tail.steps],
+    steps: p.spliced(at, tail.steps),
     transfers: [...prev.transfers.slice(0, tail.from_transfer), ...tail.transfers],
   };
 }
@@ -55,7 +53,7 @@ export function staleFrom(prev: RunOverview, next: RunOverview): number | null {
   const n1 = next.steps.length;
   const last = Math.max(0, n0 - 1);
   if (n1 < n0) return 0;
-  for (let i = 0; i < last; i++) if (!same(prev.steps[i], next.steps[i])) return 0;
+  for (let i = 0; i < last; i++) if (!prev.steps.sameAt(i, next.steps)) return 0;
   const byIndex = new Map(next.transfers.map((t) => [t.index, t]));
   let transfers = next.transfers.length !== prev.transfers.length;
   for (const t of prev.transfers) {
@@ -63,7 +61,7 @@ export function staleFrom(prev: RunOverview, next: RunOverview): number | null {
     if (t.step < last) return 0;
     transfers = true;
   }
-  if (transfers || n1 !== n0 || !same(prev.steps[last], next.steps[last]) || !same(prev.summary, next.summary) || !same(prev.topology, next.topology)) {
+  if (transfers || n1 !== n0 || !(n0 === 0 ? n1 === 0 : prev.steps.sameAt(last, next.steps)) || !same(prev.summary, next.summary) || !same(prev.topology, next.topology)) {
     return last;
   }
   return null;

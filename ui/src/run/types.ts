@@ -7,7 +7,6 @@ export type { ItemKind } from "../bindings/ItemKind";
 export type { LiveEvent } from "../bindings/LiveEvent";
 export type { Outcome } from "../bindings/Outcome";
 export type { OutcomeStatus } from "../bindings/OutcomeStatus";
-export type { RunOverview } from "../bindings/RunOverview";
 export type { RunSummary } from "../bindings/RunSummary";
 export type { Step } from "../bindings/Step";
 export type { StepBrief } from "../bindings/StepBrief";
@@ -19,6 +18,19 @@ export type { TransferView } from "../bindings/TransferView";
 export type { Usage } from "../bindings/Usage";
 
 import type { Item } from "../bindings/Item";
+import type { RunOverview as WireOverview } from "../bindings/RunOverview";
+import type { RunTail as WireTail } from "../bindings/RunTail";
+import { Steps } from "./steps";
+
+export { Steps, type StepList } from "./steps";
+
+/** A run's overview as the UI holds it: the backend's, its steps decoded into typed columns. */
+export type RunOverview = Omit<WireOverview, "steps"> & { steps: Steps };
+/** The end of a run still growing, decoded likewise. */
+export type RunTail = Omit<WireTail, "steps"> & { steps: Steps };
+
+export const decodeOverview = (o: WireOverview): RunOverview => ({ ...o, steps: Steps.from(o.steps) });
+export const decodeTail = (t: WireTail): RunTail => ({ ...t, steps: Steps.from(t.steps) });
 
 /** Counters from the backend (JSON numbers; older bindings typed them `bigint`), as numbers. */
 export function num(v: bigint | number | null | undefined): number {
