@@ -123,22 +123,29 @@ figure("idle memory with the example open, PSS summed (shared pages once)", mem.
 // The debugger on a 100,000-step run in the real window.
 const baton = [join(REPO, "target/release/baton"), join(REPO, "target/debug/baton")].find((p) => safe(() => statSync(p)));
 let run;
+let exampleRun;
 const app = await startApp(undefined, {
   setup(dir, env) {
     const { pollingRun } = writeScaleFixtures(dir);
     const out = execFileSync(baton, ["run", pollingRun, "--save", "--db", env.BATON_DB], { maxBuffer: 1 << 30 }).toString();
     run = { id: /^run id: (\S+)$/m.exec(out)?.[1], steps: out.split("\n").filter((l) => /^#\d+ /.test(l)).length };
+    const ex = execFileSync(baton, ["run", EXAMPLE, "--save", "--db", env.BATON_DB]).toString();
+    exampleRun = { id: /^run id: (\S+)$/m.exec(ex)?.[1], steps: ex.split("\n").filter((l) => /^#\d+ /.test(l)).length };
   },
 });
 try {
   const b = app.browser;
   const detail = (k) => `[data-testid="step-detail"][data-step="${k}"]:not([data-loading])`;
-  for (const at of [0, Math.floor(run.steps / 2), run.steps - 1]) {
+  /** Opens run `id` at `step` in the window (a new page load); page load to the step shown, ms. */
+  const openAt = async (id, step) => {
     await b.execute((q) => {
       window.location.search = q;
-    }, `?run=${run.id}&step=${at}`);
+    }, `?run=${id}&step=${step}`);
     await sleep(300);
-    const ms = await b.execute(untilProbe, { selector: detail(at) });
+    return b.execute(untilProbe, { selector: detail(step) });
+  };
+  for (const at of [0, Math.floor(run.steps / 2), run.steps - 1]) {
+    const ms = await openAt(run.id, at);
     figure(`[app] open the ${run.steps}-step run at step ${at} (page load to step shown)`, ms, "ms", "1000 ms", ms !== null && ms < 1000);
     const arrow = at === run.steps - 1 ? "ArrowLeft" : "ArrowRight";
     const step = await b.execute(keyProbe, { key: arrow, n: 40 });
@@ -173,11 +180,40 @@ try {
       small: await time(() => call("initial_file", {}), 20),
       step: await time((i) => call("step_view", { run_id: id, step: 50_000 + i, context: { offset: 0, limit: 500 } }), 20),
       overview: await time(() => call("run_overview", { run_id: id }), 3),
+      overviewBytes: JSON.stringify(await call("run_overview", { run_id: id })).length,
     };
   }, run.id);
   figure("[app] IPC round trip of a small command (initial_file), median", ipc.small, "ms");
   figure("[app] IPC round trip of a step view (step_view, 500-item window), median", ipc.step, "ms");
-  figure("[app] IPC round trip of the 100,020-step overview (run_overview, 19 MB), median of 3", ipc.overview, "ms");
+  figure(`[app] IPC round trip of the ${run.steps}-step overview (run_overview, ${(ipc.overviewBytes / 1e6).toFixed(1)} MB of JSON), median of 3`, ipc.overview, "ms");
+
+  // An ordinary example (ticket-reopen, transfers at steps 1 and 5): → to its end and ← back,
+  // twice; then n and Shift+N between its two transfers.
+  {
+    await openAt(exampleRun.id, 0);
+    const lat = [];
+    const frames = [];
+    for (let i = 0; i < 4; i++) {
+      const r = await b.execute(keyProbe, { key: i % 2 ? "ArrowLeft" : "ArrowRight", n: exampleRun.steps - 1 });
+      lat.push(...r.lat);
+      frames.push(...r.frames);
+    }
+    const s = stats(lat);
+    const f = stats(frames);
+    figure(`[app] step on the example (ticket-reopen, ${exampleRun.steps} steps, ${lat.length} presses): press to step shown, p50 (p95 ${s.p95.toFixed(1)})`, s.p50, "ms");
+    figure(`[app] step on the example: frame time p95 (max ${f.max.toFixed(1)})`, f.p95, "ms", "16.7 ms, one 60 Hz frame", f.p95 <= 17);
+    await openAt(exampleRun.id, 1);
+    const jl = [];
+    const jf = [];
+    for (let i = 0; i < 12; i++) {
+      const r = await b.execute(keyProbe, i % 2 ? { key: "N", shift: true, n: 1 } : { key: "n", n: 1 });
+      jl.push(...r.lat);
+      jf.push(...r.frames);
+    }
+    const j = stats(jl);
+    figure(`[app] jump between transfers on the example (n / Shift+N, ${jl.length} presses): press to step shown, p50 (p95 ${j.p95.toFixed(1)})`, j.p50, "ms", "100 ms", j.p95 <= 100);
+    figure(`[app] jump between transfers on the example: frame time p95 (max ${stats(jf).max.toFixed(1)})`, stats(jf).p95, "ms", "16.7 ms, one 60 Hz frame", stats(jf).p95 <= 17);
+  }
 
   const scroll = await b.execute(scrollProbe, { selector: '[data-testid="timeline"]', steps: 240 });
   const sc = stats(scroll.frames);
