@@ -3,7 +3,7 @@
 // calls and transfers). Every edit is a designer commit (undo works, the document turns dirty);
 // what is wrong is said under the field it is about.
 import { ArrowDown, ArrowUp, ChevronDown, ChevronRight, MessageSquare, Plus, Trash2, X } from "lucide-react";
-import { useId, useMemo, useState } from "react";
+import { useId, useMemo, useState, type ReactNode } from "react";
 import "../styles/editor.css";
 import { createScenario } from "../commands/scenarios";
 import { useDraft } from "../components/draft";
@@ -347,6 +347,7 @@ function ScriptCard({
 /** A new rule starts empty; empty texts are not stored (the validation then says it answers nothing). */
 const clean = (r: MockRule): MockRule => setThen(setThen(r, "say", r.say ?? ""), "reasoning", r.reasoning ?? "");
 
+/** One rule of an agent's script: its conditions, reasoning, reply and calls. */
 function RuleEditor({
   topology,
   agent,
@@ -377,7 +378,6 @@ function RuleEditor({
   const facts = (topology.facts ?? []).map((f) => f.id);
   const calls = rule.calls ?? [];
   const tid = `${agent}-${index}`;
-  const ruleField = fieldOf.rule(agent, index);
 
   const addWhen = (f: WhenField) => {
     if (f === "call") onChange("when.call", (r) => setWhen(r, "call", index + 1));
@@ -388,61 +388,16 @@ function RuleEditor({
     setAdded((xs) => xs.filter((x) => x !== f));
     onChange(`when.${f}`, (r) => setWhen(r, f, undefined));
   };
+  const reasoning = (rule.reasoning !== undefined && rule.reasoning !== null) || showReasoning;
 
   return (
     <div className="scn-rule" data-testid={`rule-${tid}`}>
-      <div className="scn-row-head">
-        <span className="scn-rule-title">Rule {index + 1}</span>
-        <span className="muted small">{shown.length === 0 ? "always answers" : "answers when"}</span>
-        <div className="spacer" />
-        <button className="icon-btn sm" aria-label={`Move rule ${index + 1} up`} disabled={index === 0} onClick={() => onMove(-1)}>
-          <ArrowUp size={12} />
-        </button>
-        <button className="icon-btn sm" aria-label={`Move rule ${index + 1} down`} disabled={index === count - 1} onClick={() => onMove(1)}>
-          <ArrowDown size={12} />
-        </button>
-        <button className="icon-btn sm danger" aria-label={`Remove rule ${index + 1}`} data-testid={`rule-remove-${tid}`} onClick={onRemove}>
-          <Trash2 size={12} />
-        </button>
-      </div>
-      <FieldIssues issues={issues} field={ruleField} />
-
+      <RuleHead index={index} count={count} tid={tid} always={shown.length === 0} onMove={onMove} onRemove={onRemove} />
+      <FieldIssues issues={issues} field={fieldOf.rule(agent, index)} />
       {shown.map((f) => (
-        <div key={f} className="scn-when">
-          <span className="scn-when-label">{WHEN_LABELS[f]}</span>
-          {f === "call" ? (
-            <CallNumber value={when.call ?? null} testId={`rule-when-call-${tid}`} onChange={(v) => onChange("when.call", (r) => setWhen(r, "call", v ?? undefined))} />
-          ) : f === "fact_present" || f === "fact_absent" ? (
-            <select
-              className="select select-sm"
-              data-testid={`rule-when-${f}-${tid}`}
-              aria-label={WHEN_LABELS[f]}
-              value={when[f] ?? ""}
-              onChange={(e) => onChange(`when.${f}`, (r) => setWhen(r, f, e.target.value))}
-            >
-              {facts.length === 0 && <option value="">no pinned facts</option>}
-              {when[f] && !facts.includes(when[f] as string) && <option value={when[f] as string}>{when[f]} (unknown)</option>}
-              {facts.map((id) => (
-                <option key={id} value={id}>
-                  {id}
-                </option>
-              ))}
-            </select>
-          ) : (
-            <input
-              className="input input-sm"
-              data-testid={`rule-when-${f}-${tid}`}
-              aria-label={WHEN_LABELS[f]}
-              value={(when[f] as string | undefined) ?? ""}
-              placeholder="text"
-              onChange={(e) => onChange(`when.${f}`, (r) => setWhen(r, f, e.target.value))}
-            />
-          )}
-          <button className="icon-btn sm" aria-label={`Remove the condition: ${WHEN_LABELS[f]}`} onClick={() => removeWhen(f)}>
-            <X size={12} />
-          </button>
+        <WhenCondition key={f} field={f} when={when} facts={facts} tid={tid} onChange={onChange} onRemove={() => removeWhen(f)}>
           <FieldIssues issues={issues} field={fieldOf.when(agent, index, f)} />
-        </div>
+        </WhenCondition>
       ))}
       {free.length > 0 && (
         <select
@@ -460,31 +415,22 @@ function RuleEditor({
           ))}
         </select>
       )}
-
-      {(rule.reasoning !== undefined && rule.reasoning !== null) || showReasoning ? (
-        <label className="scn-then">
-          <span className="scn-then-label">Reasoning</span>
-          <textarea
-            className="textarea scn-small"
-            rows={2}
-            value={rule.reasoning ?? ""}
-            data-testid={`rule-reasoning-${tid}`}
-            placeholder="Why it answers this way (shown in the debugger)"
-            onChange={(e) => onChange("reasoning", (r) => setThen(r, "reasoning", e.target.value))}
-          />
-        </label>
-      ) : null}
-      <label className="scn-then">
-        <span className="scn-then-label">Reply</span>
-        <textarea
-          className="textarea scn-small"
-          rows={2}
-          value={rule.say ?? ""}
-          data-testid={`rule-say-${tid}`}
-          placeholder={calls.length ? "Text said along with the calls (optional)" : "The agent's answer: without calls, the final answer"}
-          onChange={(e) => onChange("say", (r) => setThen(r, "say", e.target.value))}
+      {reasoning && (
+        <RuleText
+          label="Reasoning"
+          value={rule.reasoning ?? ""}
+          testId={`rule-reasoning-${tid}`}
+          placeholder="Why it answers this way (shown in the debugger)"
+          onChange={(v) => onChange("reasoning", (r) => setThen(r, "reasoning", v))}
         />
-      </label>
+      )}
+      <RuleText
+        label="Reply"
+        value={rule.say ?? ""}
+        testId={`rule-say-${tid}`}
+        placeholder={calls.length ? "Text said along with the calls (optional)" : "The agent's answer: without calls, the final answer"}
+        onChange={(v) => onChange("say", (r) => setThen(r, "say", v))}
+      />
       {calls.map((c, j) => (
         <CallRow
           key={j}
@@ -520,6 +466,93 @@ function RuleEditor({
         )}
       </div>
     </div>
+  );
+}
+
+/** A rule's title, what it does without conditions, and its move and remove buttons. */
+function RuleHead({ index, count, tid, always, onMove, onRemove }: { index: number; count: number; tid: string; always: boolean; onMove: (by: number) => void; onRemove: () => void }) {
+  return (
+    <div className="scn-row-head">
+      <span className="scn-rule-title">Rule {index + 1}</span>
+      <span className="muted small">{always ? "always answers" : "answers when"}</span>
+      <div className="spacer" />
+      <button className="icon-btn sm" aria-label={`Move rule ${index + 1} up`} disabled={index === 0} onClick={() => onMove(-1)}>
+        <ArrowUp size={12} />
+      </button>
+      <button className="icon-btn sm" aria-label={`Move rule ${index + 1} down`} disabled={index === count - 1} onClick={() => onMove(1)}>
+        <ArrowDown size={12} />
+      </button>
+      <button className="icon-btn sm danger" aria-label={`Remove rule ${index + 1}`} data-testid={`rule-remove-${tid}`} onClick={onRemove}>
+        <Trash2 size={12} />
+      </button>
+    </div>
+  );
+}
+
+/** One condition of a rule: a call number, a pinned fact, or a text to find; `children` are its issues. */
+function WhenCondition({
+  field: f,
+  when,
+  facts,
+  tid,
+  onChange,
+  onRemove,
+  children,
+}: {
+  field: WhenField;
+  when: NonNullable<MockRule["when"]>;
+  facts: string[];
+  tid: string;
+  onChange: (key: string, fn: (r: MockRule) => MockRule) => void;
+  onRemove: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <div className="scn-when">
+      <span className="scn-when-label">{WHEN_LABELS[f]}</span>
+      {f === "call" ? (
+        <CallNumber value={when.call ?? null} testId={`rule-when-call-${tid}`} onChange={(v) => onChange("when.call", (r) => setWhen(r, "call", v ?? undefined))} />
+      ) : f === "fact_present" || f === "fact_absent" ? (
+        <select
+          className="select select-sm"
+          data-testid={`rule-when-${f}-${tid}`}
+          aria-label={WHEN_LABELS[f]}
+          value={when[f] ?? ""}
+          onChange={(e) => onChange(`when.${f}`, (r) => setWhen(r, f, e.target.value))}
+        >
+          {facts.length === 0 && <option value="">no pinned facts</option>}
+          {when[f] && !facts.includes(when[f] as string) && <option value={when[f] as string}>{when[f]} (unknown)</option>}
+          {facts.map((id) => (
+            <option key={id} value={id}>
+              {id}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <input
+          className="input input-sm"
+          data-testid={`rule-when-${f}-${tid}`}
+          aria-label={WHEN_LABELS[f]}
+          value={(when[f] as string | undefined) ?? ""}
+          placeholder="text"
+          onChange={(e) => onChange(`when.${f}`, (r) => setWhen(r, f, e.target.value))}
+        />
+      )}
+      <button className="icon-btn sm" aria-label={`Remove the condition: ${WHEN_LABELS[f]}`} onClick={onRemove}>
+        <X size={12} />
+      </button>
+      {children}
+    </div>
+  );
+}
+
+/** A labelled text of a rule (its reasoning or its reply). */
+function RuleText({ label, value, testId, placeholder, onChange }: { label: string; value: string; testId: string; placeholder: string; onChange: (v: string) => void }) {
+  return (
+    <label className="scn-then">
+      <span className="scn-then-label">{label}</span>
+      <textarea className="textarea scn-small" rows={2} value={value} data-testid={testId} placeholder={placeholder} onChange={(e) => onChange(e.target.value)} />
+    </label>
   );
 }
 
