@@ -2,20 +2,7 @@
 // marked, the pinned fact × transfer map, and the timing waterfall's rows.
 import type { PinnedFact } from "../bindings/PinnedFact";
 import type { Steps } from "./steps";
-import type { EdgeKind, FactStatus, StepBrief, StepKind, TransferBrief } from "./types";
-
-// Older stores and fixtures may lack the later fields of a brief (items seen, timing): read them
-// as optional.
-const finite = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
-
-export const contextLen = (s: StepBrief): number | null => (finite(s.context_len) ? s.context_len : null);
-
-/** A step's [start, end] in ms from the run's start; null when the step kept no time. */
-export function stepTime(s: StepBrief): { start: number; end: number } | null {
-  if (!finite(s.start_ms)) return null;
-  const d = finite(s.duration_ms) ? Math.max(0, s.duration_ms) : 0;
-  return { start: s.start_ms, end: s.start_ms + d };
-}
+import type { EdgeKind, FactStatus, StepKind, TransferBrief } from "./types";
 
 // ---------- context size per step ----------
 
