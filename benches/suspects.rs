@@ -59,7 +59,42 @@ fn main() {
     }
     times.sort_by(f64::total_cmp);
     println!("suspects + verdict: median {:.0} ms, min {:.0} ms, max {:.0} ms (5 runs)", times[2], times[0], times[4]);
+    stored_bench(&rt, &trace);
     prove_bench(&rt);
+}
+
+/// The peak resident set of this process so far, in MB (Linux; 0 elsewhere).
+fn peak_mb() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let kb =
+        status.lines().find_map(|l| l.strip_prefix("VmHWM:")).and_then(|v| v.split_whitespace().next()?.parse().ok());
+    kb.unwrap_or(0.0) / 1024.0
+}
+
+/// The report a window asks for on a stored run (`suspects` over the API: the run read without
+/// its contexts and exchanges, capped per transfer) beside the same report from the whole run
+/// read back; the lean read goes first, so the peak after it is its own.
+fn stored_bench(rt: &tokio::runtime::Runtime, trace: &baton::trace::Trace) {
+    let dir = tempfile::tempdir().unwrap();
+    let api = baton::api::Api::new(baton::api::FileAccess::Any, dir.path().join("runs.db").display().to_string());
+    let id = rt.block_on(async { api.store().await.unwrap().save_trace(trace).await.unwrap() });
+    let before = peak_mb();
+    let t0 = Instant::now();
+    let r = rt.block_on(api.suspects(baton::api::RunIdArgs { run_id: id.clone() })).unwrap();
+    let lean = t0.elapsed().as_secs_f64() * 1000.0;
+    let lean_peak = peak_mb();
+    let sent = serde_json::to_vec(&r).unwrap().len();
+    let t0 = Instant::now();
+    let whole = rt.block_on(async { api.store().await.unwrap().load_trace(&id).await.unwrap() });
+    let full = baton::suspects::suspects(&whole);
+    let whole_ms = t0.elapsed().as_secs_f64() * 1000.0;
+    let full_len = serde_json::to_vec(&full).unwrap().len();
+    println!(
+        "stored run, the window's report: {lean:.0} ms, peak {lean_peak:.0} MB (from {before:.0}), {:.1} MB sent; whole run read + full report: {whole_ms:.0} ms, peak {:.0} MB, {:.1} MB",
+        sent as f64 / 1e6,
+        peak_mb(),
+        full_len as f64 / 1e6
+    );
 }
 
 /// A chain of 21 agents and 20 handoffs (`last_n(2)` up to agent 12, then full history), each

@@ -38,7 +38,7 @@ pub use runs::{
     StepContextArgs, TransferArgs,
 };
 pub use settings::{Catalog, Choice, DeleteKeyArgs, SetKeyArgs};
-pub use suspecting::{MarkArgs, ProveArgs, ProveJob, ProveState, ProveStatusArgs, prove_trace};
+pub use suspecting::{MarkArgs, ProveArgs, ProveJob, ProveState, ProveStatusArgs, SHOWN_PER_TRANSFER, prove_trace};
 pub use testing::TestArgs;
 pub use whatif::run_facts;
 

@@ -7,7 +7,7 @@ use super::{Api, blocking};
 use crate::engine::{EventSink, Gate, RunEvent, RunOptions};
 use crate::error::{ApiError, ErrorCode};
 use crate::providers::LiveModels;
-use crate::store::{CommitHook, Recorder, RunOverview, RunSummary, StepView, TransferView};
+use crate::store::{CommitHook, Recorder, RunOverview, RunSummary, StepView, TraceParts, TransferView};
 use crate::topology::Topology;
 use crate::trace::Trace;
 use serde::{Deserialize, Serialize};
@@ -444,12 +444,17 @@ impl Api {
     }
 
     pub async fn traces_of(&self, run_or_file: &str) -> Result<Vec<Trace>, ApiError> {
+        self.traces_with(run_or_file, TraceParts::WHOLE).await
+    }
+
+    /// The same, a stored run read with only `parts` (a file is read whole: it is one document).
+    pub async fn traces_with(&self, run_or_file: &str, parts: TraceParts) -> Result<Vec<Trace>, ApiError> {
         let path = std::path::PathBuf::from(run_or_file);
         if path.is_file() {
             let path = self.files.resolve(run_or_file)?;
             return blocking(move || crate::trace::Trace::all_from_file(&path)).await;
         }
-        Ok(vec![self.load_trace(run_or_file).await?])
+        Ok(vec![self.store().await?.load_trace_parts(run_or_file, parts).await?])
     }
 }
 

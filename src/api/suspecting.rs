@@ -5,6 +5,7 @@
 use super::Api;
 use super::runs::RunIdArgs;
 use crate::error::{ApiError, ErrorCode};
+use crate::store::TraceParts;
 use crate::suspects::prove::{ProveProgress, Proved};
 use crate::suspects::{ProveOptions, SuspectReport, prove, report};
 use crate::trace::{Judgement, RunMark, Trace};
@@ -141,10 +142,15 @@ pub async fn prove_trace(
     Ok(report)
 }
 
+/// Suspects per transfer in a report sent to a window (the rest are counted, not sent).
+pub const SHOWN_PER_TRANSFER: usize = 20;
+
 impl Api {
+    /// The run's suspects report. It reads the run without its contexts and exchanges, which it
+    /// does not use: on a 100,020-step run those are gigabytes.
     pub async fn suspects(self: &Arc<Self>, a: RunIdArgs) -> Result<SuspectReport, ApiError> {
-        let trace = self.load_trace(&a.run_id).await?;
-        super::blocking(move || Ok(report(&trace, None))).await
+        let trace = self.store().await?.load_trace_parts(&a.run_id, TraceParts::REPORT).await?;
+        super::blocking(move || Ok(report(&trace, None).capped(SHOWN_PER_TRANSFER))).await
     }
 
     /// Starts proving a saved run's suspects; `prove_status` follows it.
@@ -166,7 +172,7 @@ impl Api {
                 sink.state.lock().expect("not poisoned").progress.push(p.clone());
                 sink.changed.notify_waiters();
             }));
-            let result = prove_trace(&api, &trace, &opts, a.save, None).await;
+            let result = prove_trace(&api, &trace, &opts, a.save, None).await.map(|r| r.capped(SHOWN_PER_TRANSFER));
             let mut s = entry.state.lock().expect("not poisoned");
             s.done = true;
             s.cancelled = entry.cancel.is_cancelled();

@@ -5,6 +5,7 @@
 use super::Outcome;
 use super::args::{DbArg, OutFormat, runtime};
 use baton::error::{ApiError, ErrorCode};
+use baton::store::TraceParts;
 use baton::suspects::{ProofStatus, SuspectReport, TransferSuspects};
 
 #[derive(clap::Args)]
@@ -48,7 +49,9 @@ pub struct Args {
 
 pub fn run(a: Args) -> Outcome {
     let api = a.db.api();
-    let traces = runtime()?.block_on(api.traces_of(&a.run))?;
+    // A proof replays forks from the steps' contexts; the ranking and a judge need only a few.
+    let parts = if a.prove { TraceParts::WHOLE } else { TraceParts::REPORT };
+    let traces = runtime()?.block_on(api.traces_with(&a.run, parts))?;
     let mut reports = vec![];
     for t in &traces {
         if let Some(n) = a.transfer

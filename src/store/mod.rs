@@ -3,6 +3,7 @@
 //! deltas; events are written as they happen, one transaction per batch.
 
 mod inbox;
+mod load;
 mod maintain;
 mod read;
 mod rows;
@@ -20,6 +21,25 @@ pub use write::{CommitHook, ImportTx, Recorder, WriteStats, new_run_id, trace_ev
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyConnection, AnyPool, Connection, Executor};
 use std::path::PathBuf;
+
+/// Which parts of a run [`Store::load_trace_parts`] reads back besides its steps, transfers and
+/// items. A report over a long run asks for neither: a 100,020-step run's contexts are ~1 GB.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TraceParts {
+    /// Every step's context (without: only the first step's and those where a delegation
+    /// returned).
+    pub contexts: bool,
+    /// Each step's provider exchange (request and response bodies).
+    pub exchanges: bool,
+}
+
+impl TraceParts {
+    /// Everything: the trace as it was saved.
+    pub const WHOLE: TraceParts = TraceParts { contexts: true, exchanges: true };
+    /// What the suspects report and a judge of the ending read: outputs, transfers, items, and
+    /// the contexts of the first step and of the returns.
+    pub const REPORT: TraceParts = TraceParts { contexts: false, exchanges: false };
+}
 
 /// How long a SQLite writer waits for another to finish before it reports the store busy.
 const BUSY_TIMEOUT: &str = "PRAGMA busy_timeout = 30000";

@@ -1,14 +1,13 @@
 //! Reading runs back: the queries the debugger steps with (context at a step, the diff at a
-//! transfer, next/previous transfer, where a fact was lost), run lists, whole traces, deletion.
+//! transfer, next/previous transfer, where a fact was lost), run lists, deletion (whole traces: `load.rs`).
 
 use super::snapshot::{FULL_EVERY, decode_ids, rebuild};
 use super::{Store, StoreError};
-use crate::context::{FactStatus, Item, ItemId, ItemStore};
+use crate::context::{FactStatus, Item, ItemId};
 use crate::providers::Usage;
 use crate::topology::{EdgeKind, Topology};
 use crate::trace::{
-    FactCheck, Outcome, OutcomeStatus, Step, StepBrief, StepColumns, StepKind, TRACE_VERSION, Timing, Trace, Transfer,
-    TransferBrief,
+    FactCheck, OutcomeStatus, Step, StepBrief, StepColumns, StepKind, Timing, Trace, Transfer, TransferBrief,
 };
 use serde::{Deserialize, Serialize};
 use sqlx::Row;
@@ -193,8 +192,49 @@ pub(super) const OF_TOPOLOGY: &str = "(topology_id = $1 OR (topology_id IS NULL 
 pub(super) const RUN_COLUMNS: &str = "id, topology, scenario, started_at, ended_at, status, reason, owner, final_output, guard, \
      input_tokens, output_tokens, step_count, transfer_count, lost_facts, providers, source, parent_run, fork_step, fork, mark, ending";
 
-fn ids(bytes: Vec<u8>) -> Result<Vec<ItemId>, StoreError> {
+pub(super) fn ids(bytes: Vec<u8>) -> Result<Vec<ItemId>, StoreError> {
     decode_ids(&bytes)
+}
+
+/// The columns of a transfer row that [`transfer_from_row`] reads.
+pub(super) const TRANSFER_COLS: &str =
+    "idx, step, kind, from_agent, to_agent, edge, policy, sender, receiver, carried, transformed, dropped, added, back";
+
+/// A transfer from its row, its fact checks and its two contexts (rebuilt by the caller from the
+/// row's `sender` and `receiver` snapshot numbers).
+pub(super) fn transfer_from_row(
+    row: &AnyRow,
+    facts: Vec<FactCheck>,
+    sender: Vec<ItemId>,
+    receiver: Vec<ItemId>,
+) -> Result<Transfer, StoreError> {
+    let kind: String = row.try_get("kind")?;
+    Ok(Transfer {
+        step: row.try_get::<i64, _>("step")? as u32,
+        kind: if kind == "delegation" { EdgeKind::Delegation } else { EdgeKind::Handoff },
+        from: row.try_get("from_agent")?,
+        to: row.try_get("to_agent")?,
+        edge: row.try_get("edge")?,
+        policy: row.try_get("policy")?,
+        sender,
+        receiver,
+        carried: ids(row.try_get("carried")?)?,
+        transformed: ids(row.try_get("transformed")?)?,
+        dropped: ids(row.try_get("dropped")?)?,
+        added: ids(row.try_get("added")?)?,
+        facts,
+        back: row.try_get::<Option<String>, _>("back")?.and_then(|b| serde_json::from_str(&b).ok()),
+    })
+}
+
+/// Fact checks from their stored (id, status) pairs.
+pub(super) fn fact_checks(rows: Vec<(String, String)>) -> Vec<FactCheck> {
+    rows.into_iter()
+        .map(|(id, s)| FactCheck {
+            id,
+            status: serde_json::from_value(serde_json::Value::String(s)).unwrap_or(FactStatus::Absent),
+        })
+        .collect()
 }
 
 /// Reads on one connection inside one transaction: every query of a read sees the same
@@ -254,6 +294,8 @@ in_read_tx! {
     fact_lost_steps(run: &str, fact: &str) -> Vec<u32>;
     /// A whole run as a native trace.
     load_trace(run: &str) -> Trace;
+    /// A run as a native trace with only the parts asked for (see [`TraceParts`]).
+    load_trace_parts(run: &str, parts: super::TraceParts) -> Trace;
     /// Runs matching a query, newest first, one page at a time (the Runs home).
     search_runs(q: &super::RunQuery) -> super::RunPage;
     /// The first run imported from a source with this content hash.
@@ -448,7 +490,7 @@ impl Reader<'_> {
         Ok(StepColumns::from_briefs(steps))
     }
 
-    fn step_from_row(row: &AnyRow) -> Result<(Step, i64), StoreError> {
+    pub(super) fn step_from_row(row: &AnyRow) -> Result<(Step, i64), StoreError> {
         let kind: String = row.try_get("kind")?;
         let input: Option<i64> = row.try_get("input_tokens")?;
         let output_tokens: Option<i64> = row.try_get("output_tokens")?;
@@ -474,11 +516,10 @@ impl Reader<'_> {
         Ok((step, row.try_get("snapshot")?))
     }
 
-    async fn transfer_row(&mut self, run: &str, idx: u32) -> Result<Transfer, StoreError> {
-        let row = sqlx::query(
-            "SELECT step, kind, from_agent, to_agent, edge, policy, sender, receiver, carried, transformed, dropped, added, back \
-             FROM transfers WHERE run_id = $1 AND idx = $2",
-        )
+    pub(super) async fn transfer_row(&mut self, run: &str, idx: u32) -> Result<Transfer, StoreError> {
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {TRANSFER_COLS} FROM transfers WHERE run_id = $1 AND idx = $2"
+        )))
         .bind(run.to_owned())
         .bind(idx as i64)
         .fetch_optional(&mut *self.c)
@@ -491,29 +532,9 @@ impl Reader<'_> {
         .bind(idx as i64)
         .fetch_all(&mut *self.c)
         .await?;
-        let kind: String = row.try_get("kind")?;
-        Ok(Transfer {
-            step: row.try_get::<i64, _>("step")? as u32,
-            kind: if kind == "delegation" { EdgeKind::Delegation } else { EdgeKind::Handoff },
-            from: row.try_get("from_agent")?,
-            to: row.try_get("to_agent")?,
-            edge: row.try_get("edge")?,
-            policy: row.try_get("policy")?,
-            sender: self.snapshot_ids(run, row.try_get("sender")?).await?,
-            receiver: self.snapshot_ids(run, row.try_get("receiver")?).await?,
-            carried: ids(row.try_get("carried")?)?,
-            transformed: ids(row.try_get("transformed")?)?,
-            dropped: ids(row.try_get("dropped")?)?,
-            added: ids(row.try_get("added")?)?,
-            facts: facts
-                .into_iter()
-                .map(|(id, s)| FactCheck {
-                    id,
-                    status: serde_json::from_value(serde_json::Value::String(s)).unwrap_or(FactStatus::Absent),
-                })
-                .collect(),
-            back: row.try_get::<Option<String>, _>("back")?.and_then(|b| serde_json::from_str(&b).ok()),
-        })
+        let sender = self.snapshot_ids(run, row.try_get("sender")?).await?;
+        let receiver = self.snapshot_ids(run, row.try_get("receiver")?).await?;
+        transfer_from_row(&row, fact_checks(facts), sender, receiver)
     }
 
     /// A transfer with every item its diff names.
@@ -693,79 +714,5 @@ impl Reader<'_> {
         .fetch_all(&mut *self.c)
         .await?;
         Ok(steps.into_iter().map(|s| s as u32).collect())
-    }
-
-    /// A whole run as a native trace.
-    pub async fn load_trace(&mut self, run: &str) -> Result<Trace, StoreError> {
-        let s = self.run_summary(run).await?;
-        let definition = self.run_topology(run).await.ok();
-        let snaps: Vec<(i64, i64, Vec<u8>)> =
-            sqlx::query_as("SELECT seq, prefix_len, ids FROM snapshots WHERE run_id = $1 ORDER BY seq")
-                .bind(run.to_owned())
-                .fetch_all(&mut *self.c)
-                .await?;
-        let mut contexts: HashMap<i64, Vec<ItemId>> = HashMap::new();
-        let mut cur: Vec<ItemId> = vec![];
-        for (seq, prefix, bytes) in &snaps {
-            cur.truncate(*prefix as usize);
-            cur.extend(ids(bytes.clone())?);
-            contexts.insert(*seq, cur.clone());
-        }
-        let rows = sqlx::query("SELECT * FROM steps WHERE run_id = $1 ORDER BY idx")
-            .bind(run.to_owned())
-            .fetch_all(&mut *self.c)
-            .await?;
-        let mut steps = vec![];
-        for row in &rows {
-            let (mut step, snap) = Reader::step_from_row(row)?;
-            step.context = contexts.get(&snap).cloned().unwrap_or_default();
-            steps.push(step);
-        }
-        let mut transfers = vec![];
-        for i in 0..s.transfers {
-            transfers.push(self.transfer_row(run, i).await?);
-        }
-        let item_rows: Vec<(String,)> = sqlx::query_as(
-            "SELECT i.body FROM run_items r JOIN items i ON i.id = r.item_id WHERE r.run_id = $1 ORDER BY r.ord",
-        )
-        .bind(run.to_owned())
-        .fetch_all(&mut *self.c)
-        .await?;
-        let all: Vec<Item> = item_rows
-            .into_iter()
-            .map(|(b,)| serde_json::from_str(&b).map_err(|e| StoreError::Damaged(format!("item: {e}"))))
-            .collect::<Result<_, _>>()?;
-        let mut items = ItemStore::default();
-        for i in all {
-            items.add(i);
-        }
-        Ok(Trace {
-            version: TRACE_VERSION,
-            run_id: Some(s.id.clone()),
-            topology: s.topology,
-            scenario: s.scenario,
-            definition,
-            providers: s.providers,
-            started_at: s.started_at,
-            ended_at: s.ended_at.unwrap_or_default(),
-            steps,
-            transfers,
-            outcome: Outcome {
-                status: s.outcome.status,
-                reason: s.outcome.reason,
-                owner: s.owner,
-                final_output: s.final_output,
-                guard: s.guard,
-            },
-            usage: Usage { input_tokens: s.input_tokens, output_tokens: s.output_tokens },
-            items,
-            source: s.source,
-            mark: s.mark,
-            fork: sqlx::query_scalar::<_, Option<String>>("SELECT fork FROM runs WHERE id = $1")
-                .bind(run.to_owned())
-                .fetch_one(&mut *self.c)
-                .await?
-                .and_then(|f| serde_json::from_str(&f).ok()),
-        })
     }
 }

@@ -149,6 +149,10 @@ pub struct TransferSuspects {
     pub to: String,
     /// Best first.
     pub suspects: Vec<Suspect>,
+    /// How many suspects ranked below these were left out (a report capped per transfer: see
+    /// [`SuspectReport::capped`]); `baton suspects RUN --transfer N` lists them all.
+    #[serde(default)]
+    pub more: u32,
     /// The transfer's proof, when one ran.
     pub proof: Option<TransferProof>,
 }
@@ -187,6 +191,32 @@ pub struct SuspectReport {
     pub verdict: Verdict,
     /// What the proof cost, when one ran.
     pub cost: Option<ProofCost>,
+}
+
+impl SuspectReport {
+    /// The report with at most `top` suspects per transfer, the best ones; each transfer counts
+    /// what it left out in `more`. The verdict is the whole report's: it reads each transfer's
+    /// best suspect, which a cap keeps. A run that loses hundreds of items at each of hundreds of
+    /// transfers ranks them all, but a window cannot show 200,000 suspects.
+    /// A suspect a proof found to change the ending, and the verdict's, are kept past the cap.
+    pub fn capped(mut self, top: usize) -> SuspectReport {
+        let named = (self.verdict.transfer, self.verdict.suspect);
+        for t in &mut self.transfers {
+            if t.suspects.len() <= top {
+                continue;
+            }
+            let before = t.suspects.len();
+            let mut rank = 0;
+            t.suspects.retain(|s| {
+                rank += 1;
+                rank <= top
+                    || (Some(t.transfer), Some(s.item)) == named
+                    || s.proof.as_ref().is_some_and(|p| p.status.changes())
+            });
+            t.more += (before - t.suspects.len()) as u32;
+        }
+        self
+    }
 }
 
 /// The suspects of one transfer, best first.

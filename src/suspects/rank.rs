@@ -63,6 +63,30 @@ struct Afterwards<'a> {
     items: Vec<(u32, &'a Item)>,
     /// Tools it called.
     tools: HashSet<&'a str>,
+    /// Each term of those items where it first appears, so a sender's item is weighed against
+    /// them in one lookup per term of its own (not a pass over everything the receiver did).
+    first: HashMap<String, Met>,
+}
+
+/// Where a term first appears in what the receiver did afterwards.
+struct Met {
+    /// Its kind in that item (which weighs it).
+    kind: TermKind,
+    /// Index in `Afterwards::items`.
+    ord: usize,
+}
+
+impl Afterwards<'_> {
+    fn index(mut self, run: &RunText<'_>) -> Self {
+        for (ord, (_, it)) in self.items.iter().enumerate() {
+            for (term, kind) in run.terms(it.id) {
+                if !self.first.contains_key(term) {
+                    self.first.insert(term.clone(), Met { kind: *kind, ord });
+                }
+            }
+        }
+        self
+    }
 }
 
 fn afterwards<'a>(trace: &'a Trace, tr: &Transfer) -> Afterwards<'a> {
@@ -92,7 +116,7 @@ fn afterwards<'a>(trace: &'a Trace, tr: &Transfer) -> Afterwards<'a> {
             items.push((s.index, it));
         }
     }
-    Afterwards { items, tools }
+    Afterwards { items, tools, first: HashMap::new() }
 }
 
 fn describe(it: &Item) -> String {
@@ -190,18 +214,16 @@ fn score_item(
     // 1. The receiver later acts on what the item speaks about.
     let mut novel: Vec<(f32, String, u32, String)> = vec![];
     let mut known = 0.0f32;
-    let mut seen = HashSet::new();
-    for (step, later) in &cx.after.items {
-        for (term, kind) in cx.run.terms(later.id) {
-            if !t.contains_key(term) || !seen.insert(term.clone()) {
-                continue;
-            }
-            let w = cx.run.weight(term, *kind);
-            if cx.crossed.terms.contains_key(term) {
-                known += w;
-            } else {
-                novel.push((w, term.clone(), *step, describe(later)));
-            }
+    // Its terms the receiver met afterwards, in the order it met them.
+    let mut met: Vec<(&Met, &String)> = t.keys().filter_map(|k| cx.after.first.get(k).map(|m| (m, k))).collect();
+    met.sort_by(|a, b| a.0.ord.cmp(&b.0.ord).then(a.1.cmp(b.1)));
+    for (m, term) in met {
+        let w = cx.run.weight(term, m.kind);
+        if cx.crossed.terms.contains_key(term) {
+            known += w;
+        } else {
+            let (step, later) = cx.after.items[m.ord];
+            novel.push((w, term.clone(), step, describe(later)));
         }
     }
     novel.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.2.cmp(&b.2)));
@@ -431,7 +453,7 @@ fn score_item(
 
 /// What crossed at a transfer, what the receiver did afterwards, and the tools it has.
 fn setting<'a>(run: &RunText<'a>, tr: &Transfer) -> (Crossed, Afterwards<'a>, HashSet<String>) {
-    let after = afterwards(run.trace, tr);
+    let after = afterwards(run.trace, tr).index(run);
     let tools = run
         .trace
         .definition
@@ -497,6 +519,7 @@ pub fn transfer_suspects_in(run: &RunText<'_>, index: u32) -> Option<TransferSus
         from: tr.from.clone(),
         to: tr.to.clone(),
         suspects: out,
+        more: 0,
         proof: None,
     })
 }

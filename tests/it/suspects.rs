@@ -168,3 +168,68 @@ fn a_judge_that_echoes_a_key_never_shows_it_and_judges_the_ending() {
         assert!(!v.answer.contains(canary) && v.answer.contains("[redacted]"), "{}", v.answer);
     });
 }
+
+fn rt() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap()
+}
+
+/// Steps whose context the report needs: the first (what the user asked) and each delegation's
+/// return (what the caller holds then).
+fn needed(trace: &Trace) -> Vec<u32> {
+    let mut v: Vec<u32> = trace.transfers.iter().filter_map(|t| t.back.as_ref().map(|b| b.step)).collect();
+    v.push(0);
+    v.sort();
+    v.dedup();
+    v
+}
+
+#[test]
+fn a_stored_run_is_reported_without_its_contexts_and_exchanges_as_the_whole_run_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("runs.db").display().to_string();
+    let api = baton::api::Api::new(baton::api::FileAccess::Any, db);
+    let mut reopen = baton::config::load(&example("ticket-reopen.yaml")).unwrap();
+    reopen.facts.clear();
+    // ticket-supervisor delegates and takes results back: the return steps' contexts matter.
+    let runs = [run(&reopen), run(&baton::config::load(&example("ticket-supervisor.yaml")).unwrap())];
+    assert!(runs[1].transfers.iter().any(|t| t.back.is_some()));
+    for whole in &runs {
+        let (lean, answered) = rt().block_on(async {
+            let store = api.store().await.unwrap();
+            let id = store.save_trace(whole).await.unwrap();
+            let lean = store.load_trace_parts(&id, baton::store::TraceParts::REPORT).await.unwrap();
+            (lean, api.suspects(baton::api::RunIdArgs { run_id: id }).await.unwrap())
+        });
+        // Only the steps the ranking reads keep a context; no exchange is read.
+        let with: Vec<u32> = lean.steps.iter().filter(|s| !s.context.is_empty()).map(|s| s.index).collect();
+        assert_eq!(with, needed(whole), "{}", whole.topology);
+        assert!(lean.steps.iter().all(|s| s.exchange.is_none()));
+        for i in needed(whole) {
+            assert_eq!(lean.steps[i as usize].context, whole.steps[i as usize].context);
+        }
+        // The same report as the engine's own trace gets, and the window's copy is that report.
+        assert_eq!(suspects(&lean), suspects(whole), "{}", whole.topology);
+        assert_eq!(answered, suspects(whole).capped(baton::api::SHOWN_PER_TRANSFER));
+    }
+}
+
+#[test]
+fn a_capped_report_keeps_each_transfers_best_and_the_verdicts_suspect_and_counts_the_rest() {
+    let mut t = baton::config::load(&example("ticket-reopen.yaml")).unwrap();
+    t.facts.clear();
+    let r = suspects(&run(&t));
+    let at = r.verdict.transfer.expect("ticket-reopen names a transfer");
+    let one = r.clone().capped(1);
+    assert_eq!(one.verdict, r.verdict);
+    for (full, cut) in r.transfers.iter().zip(&one.transfers) {
+        assert_eq!(cut.suspects.first(), full.suspects.first());
+        assert_eq!(cut.suspects.len().min(1) + cut.more as usize, full.suspects.len());
+    }
+    // With none asked for, the verdict's suspect still stays where the verdict names it.
+    let none = r.clone().capped(0);
+    let kept: Vec<_> =
+        none.transfers.iter().flat_map(|t| t.suspects.iter().map(move |s| (t.transfer, s.item))).collect();
+    assert_eq!(kept, vec![(at, r.verdict.suspect.unwrap())]);
+    let total: usize = r.transfers.iter().map(|t| t.suspects.len()).sum();
+    assert_eq!(none.transfers.iter().map(|t| t.more as usize).sum::<usize>(), total - 1);
+}

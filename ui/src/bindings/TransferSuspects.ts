@@ -9,6 +9,11 @@ export type TransferSuspects = { transfer: number, step: number, kind: EdgeKind,
  */
 suspects: Array<Suspect>, 
 /**
+ * How many suspects ranked below these were left out (a report capped per transfer: see
+ * [`SuspectReport::capped`]); `baton suspects RUN --transfer N` lists them all.
+ */
+more: number, 
+/**
  * The transfer's proof, when one ran.
  */
 proof: TransferProof | null, };

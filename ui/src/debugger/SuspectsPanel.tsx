@@ -52,6 +52,9 @@ const EVIDENCE_LABEL: Record<EvidenceKind, string> = {
   covered: "covered",
 };
 
+/** Transfers drawn at first, and added by each "Show more". */
+const GROUP_PAGE = 25;
+
 /** What the tab does with a proof's saved fork: open it beside the run (the compare view). */
 type OpenFork = (fork: string) => void;
 
@@ -62,6 +65,8 @@ export function SuspectsPanel({ commands, suspects, lookups, fork }: { commands:
   const { q, report: shown, proof, stale } = useShownReport(suspects);
   const current = useMemo(() => currentTransfer(overview.transfers, cursor), [overview.transfers, cursor]);
   const groups = useMemo(() => (shown ? orderTransfers(shown, current) : []), [shown, current]);
+  // A run with hundreds of transfers shows them a page at a time (the cursor's first).
+  const [shownGroups, setShownGroups] = useState(GROUP_PAGE);
   const origin = runOrigin(overview.summary);
   const native = origin === "native";
   const running = overview.summary.outcome.status === "running";
@@ -87,7 +92,7 @@ export function SuspectsPanel({ commands, suspects, lookups, fork }: { commands:
     );
   }
   const report = shown;
-  const total = report.transfers.reduce((n, t) => n + t.suspects.length, 0);
+  const total = report.transfers.reduce((n, t) => n + t.suspects.length + t.more, 0);
   const blocked = running ? "The run is still in progress: prove it once it has ended." : proveProblems(options)[0] ?? null;
   const open = (s: Suspect, t: TransferSuspects) => {
     commands.goTo(t.step);
@@ -109,9 +114,10 @@ export function SuspectsPanel({ commands, suspects, lookups, fork }: { commands:
         </span>
       </div>
       {groups.length === 0 && <div className="pane-empty">This run made no transfer, so nothing could be lost at one.</div>}
-      {groups.map((t) => (
+      {groups.slice(0, shownGroups).map((t) => (
         <TransferGroup
           key={t.transfer}
+          runId={runId}
           t={t}
           current={t.transfer === current}
           lookups={lookups}
@@ -124,6 +130,11 @@ export function SuspectsPanel({ commands, suspects, lookups, fork }: { commands:
           openFork={openFork}
         />
       ))}
+      {groups.length > shownGroups && (
+        <button type="button" className="btn btn-ghost btn-sm suspects-more-groups" data-testid="suspects-more-groups" onClick={() => setShownGroups(shownGroups + GROUP_PAGE)}>
+          Show {Math.min(GROUP_PAGE, groups.length - shownGroups)} more of {groups.length - shownGroups} transfers left
+        </button>
+      )}
     </div>
   );
 }
@@ -418,7 +429,9 @@ function TransferGroup({
   proveBlocked,
   onProve,
   openFork,
+  runId,
 }: {
+  runId: string;
   t: TransferSuspects;
   current: boolean;
   lookups: AgentLookups;
@@ -456,7 +469,7 @@ function TransferGroup({
           </button>
         )}
         <span className="muted">
-          {t.suspects.length} {t.suspects.length === 1 ? "suspect" : "suspects"}
+          {t.suspects.length + t.more} {t.suspects.length + t.more === 1 ? "suspect" : "suspects"}
         </span>
         {here ? (
           <span className="suspect-proving" data-testid="transfer-proving">
@@ -483,6 +496,11 @@ function TransferGroup({
             <SuspectRow key={s.item} s={s} t={t} lookups={lookups} native={native} suspects={suspects} onOpen={onOpen} openFork={openFork} />
           ))}
         </ol>
+      )}
+      {t.more > 0 && (
+        <div className="suspect-more muted" data-testid="suspect-more" data-more={t.more}>
+          {t.more} more ranked lower, not shown here; <code>baton suspects {runId} --transfer {t.transfer}</code> lists them all
+        </div>
       )}
     </section>
   );

@@ -67,6 +67,7 @@ async function ticketReport(platform: MockPlatform, runId: string): Promise<Susp
             proof: null,
           },
         ],
+        more: 0,
         proof: null,
       },
       {
@@ -95,6 +96,7 @@ async function ticketReport(platform: MockPlatform, runId: string): Promise<Susp
           },
           { item: "reasoning-id", agent: "resolution", kind: "reasoning", text: REASONING, loss: "dropped", score: 8, confidence: "high", evidence: [], class: "signal_corruption", position: 9, proof: null },
         ],
+        more: 0,
         proof: null,
       },
     ],
@@ -141,6 +143,33 @@ describe("the Suspects tab", () => {
     localStorage.clear();
     useFactOverlay.getState().reload();
     useProofs.setState({ runs: {}, options: {} });
+  });
+
+  it("on a run of many transfers, draws them a page at a time and counts the suspects a capped report left out", async () => {
+    const { runId } = await debugTicketReopen((p) => {
+      p.suspects = async (a) => {
+        const base = await ticketReport(p, a.run_id);
+        const [t0, t1] = base.transfers as [SuspectReport["transfers"][0], SuspectReport["transfers"][0]];
+        // The backend sends 20 suspects per transfer at most and counts the rest in `more`.
+        const many = Array.from({ length: 30 }, (_, i) => ({ ...(i % 2 ? t1 : t0), transfer: i, step: i, more: i === 1 ? 340 : 0 }));
+        return { ...base, transfers: many };
+      };
+    });
+    fireEvent.click(screen.getByTestId("tab-suspects"));
+    await screen.findByTestId("verdict");
+    expect(screen.getAllByTestId("suspect-group")).toHaveLength(25);
+    const more = screen.getByTestId("suspects-more-groups");
+    expect(more.textContent).toBe("Show 5 more of 5 transfers left");
+    // 15 transfers like T0 (1 suspect), 15 like T1 (2 suspects), and 340 left out at T1
+    expect(screen.getByText(/ at 30 transfers/).textContent).toMatch(/^385 at 30 transfers/);
+    const t1 = screen.getAllByTestId("suspect-group").find((g) => g.getAttribute("data-transfer") === "1") as HTMLElement;
+    expect(within(t1).getAllByTestId("suspect")).toHaveLength(2);
+    expect(within(t1).getByText("342 suspects")).toBeTruthy();
+    expect(within(t1).getByTestId("suspect-more").textContent).toBe(`340 more ranked lower, not shown here; baton suspects ${runId} --transfer 1 lists them all`);
+    expect(screen.getAllByTestId("suspect-more")).toHaveLength(1);
+    fireEvent.click(more);
+    expect(screen.getAllByTestId("suspect-group")).toHaveLength(30);
+    expect(screen.queryByTestId("suspects-more-groups")).toBeNull();
   });
 
   it("shows the verdict and each transfer's suspects, the cursor's transfer first; a suspect opens the diff with its item flashed and marked", async () => {
@@ -241,6 +270,7 @@ describe("the Suspects tab", () => {
             from: "billing",
             to: "technical",
             suspects: [{ item: "billing-instructions", agent: "billing", kind: "instructions", text: BILLING, loss: "dropped", score: 2, confidence: "medium", evidence: [], class: "data_gap", position: 0, proof: null }],
+            more: 0,
             proof: null,
           },
         ],
@@ -531,7 +561,7 @@ describe("Prove and the mark", () => {
     const asked: unknown[] = [];
     start((p) => {
       p.suspects = async () => ({
-        transfers: [{ transfer: 1, step: 3, kind: "handoff", from: "billing", to: "technical", suspects: [], proof: null }],
+        transfers: [{ transfer: 1, step: 3, kind: "handoff", from: "billing", to: "technical", suspects: [], more: 0, proof: null }],
         verdict: { bad: null, ending: { judgement: null, by: "nobody", reason: "", at: null }, basis: "none", transfer: null, suspect: null, chain: [], text: "" },
         cost: null,
       });

@@ -26,8 +26,8 @@ const noEffect = (item: string): Suspect["proof"] => ({ status: "no_effect", sam
 function report(t0: Suspect[], t1: Suspect[], basis: "proven" | "suspected" = "suspected", suspect = "fact"): SuspectReport {
   return {
     transfers: [
-      { transfer: 0, step: 1, kind: "handoff", from: "triage", to: "resolution", suspects: t0, proof: null },
-      { transfer: 1, step: 5, kind: "handoff", from: "resolution", to: "verification", suspects: t1, proof: null },
+      { transfer: 0, step: 1, kind: "handoff", from: "triage", to: "resolution", suspects: t0, more: 0, proof: null },
+      { transfer: 1, step: 5, kind: "handoff", from: "resolution", to: "verification", suspects: t1, more: 0, proof: null },
     ],
     verdict: { bad: "reopened", ending: { judgement: "bad", by: "signal", reason: "reopened", at: 8 }, basis, transfer: 1, suspect, chain: [], text: `${basis} cause` },
     cost: null,

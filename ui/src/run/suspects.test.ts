@@ -28,7 +28,7 @@ const suspect = (item: string, agent: string, text: string, confidence: Suspect[
 
 const REPORT: SuspectReport = {
   transfers: [
-    { transfer: 0, step: 1, kind: "handoff", from: "triage", to: "resolution", suspects: [suspect("i-triage", "triage", TRIAGE_INSTR, "low", { kind: "instructions" })], proof: null },
+    { transfer: 0, step: 1, kind: "handoff", from: "triage", to: "resolution", suspects: [suspect("i-triage", "triage", TRIAGE_INSTR, "low", { kind: "instructions" })], more: 0, proof: null },
     {
       transfer: 1,
       step: 5,
@@ -36,6 +36,7 @@ const REPORT: SuspectReport = {
       from: "resolution",
       to: "verification",
       suspects: [suspect("i-patch", "resolution", PATCH, "high"), suspect("i-user", "user", USER, "low", { kind: "user_message" })],
+      more: 0,
       proof: null,
     },
   ],
