@@ -14,6 +14,7 @@ import type { SuspectReport } from "../bindings/SuspectReport";
 import { makeSuspectCommands } from "../commands/suspects";
 import { createMockPlatform } from "../platform/mock";
 import { PlatformError } from "../platform/types";
+import { briefsOf, Steps } from "../run/steps";
 import { decodeOverview } from "../run/types";
 import { useDebugger } from "../store/debugger";
 import { useDesigner } from "../store/designer";
@@ -143,6 +144,39 @@ describe("the Suspects tab", () => {
     localStorage.clear();
     useFactOverlay.getState().reload();
     useProofs.setState({ runs: {}, options: {} });
+  });
+
+  it("a followed run's report is asked again when a transfer completes or the run ends, not at every new step", async () => {
+    let asked = 0;
+    const { runId } = await debugTicketReopen((p) => {
+      p.suspects = async (a) => {
+        asked += 1;
+        return ticketReport(p, a.run_id);
+      };
+    });
+    const d = () => useDebugger.getState();
+    const ended = d().overview!;
+    const briefs = briefsOf(ended.steps);
+    const lastTransfer = ended.transfers.at(-1)!;
+    // The run as it was while running: its last transfer not made yet, then steps arriving.
+    const upTo = (n: number, transfers: typeof ended.transfers) => ({ ...ended, summary: { ...ended.summary, outcome: { ...ended.summary.outcome, status: "running" as const } }, steps: Steps.of(briefs.slice(0, n)), transfers });
+    const before = ended.transfers.slice(0, -1);
+    const show = (o: typeof ended) => act(() => d().update(runId, o, d().topology, false));
+    const quiet = () => act(() => new Promise((r) => setTimeout(r, 50)));
+    show(upTo(lastTransfer.step, before));
+    fireEvent.click(screen.getByTestId("tab-suspects"));
+    await screen.findByTestId("verdict");
+    expect(asked).toBe(1);
+    show(upTo(lastTransfer.step + 1, before));
+    await quiet();
+    expect(asked).toBe(1);
+    show(upTo(lastTransfer.step + 2, ended.transfers));
+    await waitFor(() => expect(asked).toBe(2));
+    show(upTo(briefs.length, ended.transfers));
+    await quiet();
+    expect(asked).toBe(2);
+    show(ended);
+    await waitFor(() => expect(asked).toBe(3));
   });
 
   it("on a run of many transfers, draws them a page at a time and counts the suspects a capped report left out", async () => {

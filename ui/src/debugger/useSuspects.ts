@@ -1,6 +1,7 @@
-// The open run's suspects report, asked once per run (and again as a running run grows, or when
-// the run is marked: the mark judges its ending), shared by the Suspects tab and the marks in the
-// transfer diff.
+// The open run's suspects report, asked once per run (and again as a running run completes a
+// transfer or ends, or when the run is marked: the mark judges its ending), shared by the
+// Suspects tab and the marks in the transfer diff. Not at every new step: on a long run the
+// report takes seconds, and a followed run gains steps every second.
 import { useMemo } from "react";
 import type { SuspectCommands } from "../commands/suspects";
 import { useQuery, type Query } from "../hooks/useQuery";
@@ -11,9 +12,10 @@ import { proofOf, useProofs, type ProofRun } from "../store/prove";
 
 export function useSuspectReport(commands: Pick<SuspectCommands, "report">, enabled = true): Query<SuspectReport> {
   const runId = useDebugger((s) => s.runId);
-  const steps = useDebugger((s) => s.overview?.steps.length ?? 0);
+  const transfers = useDebugger((s) => s.overview?.transfers.length ?? 0);
+  const status = useDebugger((s) => s.overview?.summary.outcome.status);
   const mark = useDebugger((s) => markKey(s.overview?.summary.mark));
-  return useQuery(["suspects", runId, steps, mark], () => commands.report(runId as string), {
+  return useQuery(["suspects", runId, transfers, status, mark], () => commands.report(runId as string), {
     enabled: enabled && runId !== null,
     staleTime: Infinity,
     keepPrevious: (prev) => prev[1] === runId,
