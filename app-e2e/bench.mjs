@@ -164,6 +164,15 @@ try {
       figure(`[app] ${what} at ${at}: frame time p95 (max ${jf.max.toFixed(1)})`, jf.p95, "ms", "16.7 ms, one 60 Hz frame", jf.p95 <= 17);
     }
   }
+  // Memory after stepping and jumping the long run (each jump rests on a transfer, whose diff
+  // asks for the run's suspects report), then 10 s with nothing pressed.
+  await sleep(10_000);
+  {
+    const m = memory(appTree().tree);
+    figure(`[app] memory after stepping the ${run.steps}-step run and 10 s idle, RSS summed`, m.rss, "MB");
+    figure(`[app] memory after stepping the ${run.steps}-step run and 10 s idle, PSS summed`, m.pss, "MB");
+    console.log(`# processes (RSS/PSS MB): ${m.each}`);
+  }
   // What the window waits for: the IPC round trip of a small command, one step view and the overview.
   const ipc = await b.execute(async (id) => {
     const call = (command, args) => window.__TAURI_INTERNALS__.invoke("call", { command, args });
@@ -181,10 +190,13 @@ try {
       step: await time((i) => call("step_view", { run_id: id, step: 50_000 + i, context: { offset: 0, limit: 500 } }), 20),
       overview: await time(() => call("run_overview", { run_id: id }), 3),
       overviewBytes: JSON.stringify(await call("run_overview", { run_id: id })).length,
+      suspects: await time(() => call("suspects", { run_id: id }), 1),
+      suspectsBytes: JSON.stringify(await call("suspects", { run_id: id })).length,
     };
   }, run.id);
   figure("[app] IPC round trip of a small command (initial_file), median", ipc.small, "ms");
   figure("[app] IPC round trip of a step view (step_view, 500-item window), median", ipc.step, "ms");
+  figure(`[app] the ${run.steps}-step run's suspects report (suspects, ${(ipc.suspectsBytes / 1e6).toFixed(1)} MB of JSON), one call`, ipc.suspects, "ms");
   figure(`[app] IPC round trip of the ${run.steps}-step overview (run_overview, ${(ipc.overviewBytes / 1e6).toFixed(1)} MB of JSON), median of 3`, ipc.overview, "ms");
 
   // An ordinary example (ticket-reopen, transfers at steps 1 and 5): → to its end and ← back,

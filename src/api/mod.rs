@@ -61,6 +61,9 @@ pub struct Api {
     initial_file: Option<String>,
     capture: tokio::sync::Mutex<Option<capture::Capture>>,
     proofs: Mutex<HashMap<String, Arc<suspecting::ProofJob>>>,
+    /// The last suspects report of an ended run, and the lock that lets one report be built at a
+    /// time (on a long run each takes seconds and hundreds of MB).
+    reports: tokio::sync::Mutex<Option<suspecting::CachedReport>>,
 }
 
 impl Api {
@@ -78,6 +81,7 @@ impl Api {
             initial_file,
             capture: tokio::sync::Mutex::new(None),
             proofs: Mutex::new(HashMap::new()),
+            reports: tokio::sync::Mutex::new(None),
         })
     }
 

@@ -142,15 +142,45 @@ pub async fn prove_trace(
     Ok(report)
 }
 
+/// A report kept for the run it was built from, as that run stood.
+pub(super) struct CachedReport {
+    key: Option<String>,
+    report: SuspectReport,
+}
+
+impl CachedReport {
+    /// What identifies an ended run as it stands; none for a running run (its report changes
+    /// as it grows, and a captured run is rebuilt from its spans).
+    fn key(s: &crate::store::RunSummary) -> Option<String> {
+        if s.outcome.status == crate::trace::OutcomeStatus::Running {
+            return None;
+        }
+        let mark = serde_json::to_string(&s.mark).unwrap_or_default();
+        Some(format!("{}\n{}\n{}\n{}\n{mark}", s.id, s.steps, s.transfers, s.ended_at.as_deref().unwrap_or("")))
+    }
+}
+
 /// Suspects per transfer in a report sent to a window (the rest are counted, not sent).
 pub const SHOWN_PER_TRANSFER: usize = 20;
 
 impl Api {
     /// The run's suspects report. It reads the run without its contexts and exchanges, which it
     /// does not use: on a 100,020-step run those are gigabytes.
+    ///
+    /// One report is built at a time: windows that ask together (a page reloaded while its
+    /// report is building) wait for it rather than each building one. An ended run's report is
+    /// kept until the run changes (a mark), so asking again is free.
     pub async fn suspects(self: &Arc<Self>, a: RunIdArgs) -> Result<SuspectReport, ApiError> {
-        let trace = self.store().await?.load_trace_parts(&a.run_id, TraceParts::REPORT).await?;
-        super::blocking(move || Ok(report(&trace, None).capped(SHOWN_PER_TRANSFER))).await
+        let mut cached = self.reports.lock().await;
+        let store = self.store().await?;
+        let key = CachedReport::key(&store.run_summary(&a.run_id).await?);
+        if let Some(c) = cached.as_ref().filter(|c| key.is_some() && c.key == key) {
+            return Ok(c.report.clone());
+        }
+        let trace = store.load_trace_parts(&a.run_id, TraceParts::REPORT).await?;
+        let report = super::blocking(move || Ok(report(&trace, None).capped(SHOWN_PER_TRANSFER))).await?;
+        *cached = key.map(|key| CachedReport { key: Some(key), report: report.clone() });
+        Ok(report)
     }
 
     /// Starts proving a saved run's suspects; `prove_status` follows it.

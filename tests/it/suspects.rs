@@ -233,3 +233,26 @@ fn a_capped_report_keeps_each_transfers_best_and_the_verdicts_suspect_and_counts
     let total: usize = r.transfers.iter().map(|t| t.suspects.len()).sum();
     assert_eq!(none.transfers.iter().map(|t| t.more as usize).sum::<usize>(), total - 1);
 }
+
+#[test]
+fn a_window_asking_again_gets_the_report_of_the_run_as_it_stands_after_a_mark() {
+    let dir = tempfile::tempdir().unwrap();
+    let api = baton::api::Api::new(baton::api::FileAccess::Any, dir.path().join("runs.db").display().to_string());
+    let trace = run(&baton::config::load(&example("ticket-reopen.yaml")).unwrap());
+    rt().block_on(async {
+        let id = api.store().await.unwrap().save_trace(&trace).await.unwrap();
+        let ask = || api.suspects(baton::api::RunIdArgs { run_id: id.clone() });
+        // The example as written: its structure judges it (verification reopens the ticket).
+        let (first, second) = tokio::join!(ask(), ask());
+        let first = first.unwrap();
+        assert_eq!(first.verdict.ending.by, baton::suspects::JudgedBy::Signal);
+        assert_eq!(second.unwrap(), first);
+        let mark = |judgement| baton::api::MarkArgs { run_id: id.clone(), judgement, why: Some("read by hand".into()) };
+        api.mark_run(mark(Some(baton::trace::Judgement::Good))).await.unwrap();
+        let marked = ask().await.unwrap();
+        assert_eq!(marked.verdict.ending.by, baton::suspects::JudgedBy::Mark);
+        assert_eq!(marked.verdict.bad, None);
+        api.mark_run(mark(None)).await.unwrap();
+        assert_eq!(ask().await.unwrap(), first);
+    });
+}
