@@ -2,7 +2,8 @@
 //! a step's context is a few hundred ids, so a 100,000-step run's contexts alone are gigabytes,
 //! and a report that reads the steps' outputs must not pay for them.
 
-use super::read::{Reader, TRANSFER_COLS, fact_checks, ids, transfer_from_row};
+use super::read::{Reader, TRANSFER_COLS, fact_checks, transfer_from_row};
+use super::snapshot::apply;
 use super::{StoreError, TraceParts};
 use crate::context::{Item, ItemId, ItemStore};
 use crate::providers::Usage;
@@ -47,15 +48,7 @@ impl Contexts {
     fn build(&mut self, snaps: Vec<(i64, i64, Vec<u8>)>) -> Result<(), StoreError> {
         let mut cur: Vec<ItemId> = vec![];
         for (seq, prefix, bytes) in snaps {
-            let keep = usize::try_from(prefix).unwrap_or(usize::MAX);
-            if keep > cur.len() {
-                return Err(StoreError::Damaged(format!(
-                    "snapshot {seq} keeps {prefix} ids of a snapshot with {}",
-                    cur.len()
-                )));
-            }
-            cur.truncate(keep);
-            cur.extend(ids(bytes)?);
+            apply(&mut cur, seq, prefix, &bytes)?;
             if self.uses.contains_key(&seq) {
                 self.built.insert(seq, cur.clone());
             }

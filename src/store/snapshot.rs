@@ -57,6 +57,17 @@ impl Encoder {
     }
 }
 
+/// Applies snapshot `seq` (keep `prefix` ids of the one before, then add `ids`) to `cur`.
+pub fn apply(cur: &mut Vec<ItemId>, seq: i64, prefix: i64, ids: &[u8]) -> Result<(), StoreError> {
+    let keep = usize::try_from(prefix).unwrap_or(usize::MAX);
+    if keep > cur.len() {
+        return Err(StoreError::Damaged(format!("snapshot {seq} keeps {prefix} ids of a snapshot with {}", cur.len())));
+    }
+    cur.truncate(keep);
+    cur.extend(decode_ids(ids)?);
+    Ok(())
+}
+
 /// Rebuilds snapshot `target` from rows `(seq, prefix_len, ids)` in seq order, starting at a
 /// whole snapshot.
 pub fn rebuild(rows: &[(i64, i64, Vec<u8>)], target: i64) -> Result<Vec<ItemId>, StoreError> {
@@ -66,15 +77,7 @@ pub fn rebuild(rows: &[(i64, i64, Vec<u8>)], target: i64) -> Result<Vec<ItemId>,
         if i == 0 && *prefix != 0 {
             return Err(StoreError::Damaged(format!("snapshot chain starts at {seq} without a whole snapshot")));
         }
-        let prefix = *prefix as usize;
-        if prefix > cur.len() {
-            return Err(StoreError::Damaged(format!(
-                "snapshot {seq} keeps {prefix} ids of a snapshot with {}",
-                cur.len()
-            )));
-        }
-        cur.truncate(prefix);
-        cur.extend(decode_ids(ids)?);
+        apply(&mut cur, *seq, *prefix, ids)?;
         if *seq == target {
             seen_target = true;
             break;
